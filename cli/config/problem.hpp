@@ -1,0 +1,70 @@
+// A GroupNorm-backward problem: the shape, the inputs to draw and how to judge the outputs.
+// Pure data: parsed by config_loader, consumed by everything downstream.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gnbench {
+
+// NCHW with H*W flattened: element (n, c, hw) lives at (n * channels + c) * spatial + hw.
+struct Shape {
+  uint32_t batch = 0;
+  uint32_t channels = 0;
+  uint32_t spatial = 0;
+  uint32_t groups = 0;
+
+  uint64_t elements() const { return uint64_t{batch} * channels * spatial; }
+  uint32_t channels_per_group() const { return channels / groups; }
+  uint64_t group_size() const { return uint64_t{channels_per_group()} * spatial; }
+  uint64_t tensor_bytes() const { return elements() * sizeof(float); }
+};
+
+// How the three inputs are drawn. `kind` is one of distribution_kinds() (inputs/);
+// `param` is the kind's one knob (e.g. |mean|/std for "large_mean"), 0 = its default.
+struct Distribution {
+  std::string kind = "normal";
+  double param = 0.0;
+};
+
+// Errors are judged relative to the reference's own scale, so an all-zeros or constant
+// output cannot pass: see verify/metrics.hpp for the exact definitions.
+struct TensorTolerance {
+  double l2_rel = 1e-4;      // ||gpu - ref|| / ||ref||
+  double max_scaled = 1e-3;  // max |gpu - ref| / scale, scale = rms of ref over the element's group
+};
+
+struct Tolerances {
+  TensorTolerance grad_input;
+  TensorTolerance grad_weight;
+  TensorTolerance grad_bias;
+};
+
+// A declared expected failure: this problem is known to break the listed variants
+// (all variants when empty). Reported as XFAIL, not as a regression.
+struct Expectation {
+  bool expect_fail = false;
+  std::string reason;
+  std::vector<std::string> variants;
+
+  bool applies_to(const std::string& variant) const {
+    if (!expect_fail) return false;
+    if (variants.empty()) return true;
+    for (const auto& v : variants)
+      if (v == variant) return true;
+    return false;
+  }
+};
+
+struct Problem {
+  std::string name;
+  Shape shape;
+  float eps = 1e-5f;  // float32, exactly what the kernels see; the reference widens it
+  uint64_t seed = 0;
+  Distribution distribution;
+  Tolerances tolerances;
+  Expectation expect;
+};
+
+}  // namespace gnbench

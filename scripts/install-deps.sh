@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs everything gnbench needs to build and test on Debian 12, as root.
+# Idempotent: packages already present are left alone.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build git pkg-config python3 python3-numpy python3-matplotlib
+  libvulkan-dev vulkan-tools vulkan-validationlayers mesa-vulkan-drivers spirv-tools
+  libshaderc-dev glslang-dev
+  libcli11-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev libbenchmark-tools libgtest-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
