@@ -1,0 +1,28 @@
+// Draws the float32 inputs of a problem from its distribution, reproducibly from a seed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "config/problem.hpp"
+#include "inputs/tensors.hpp"
+
+namespace gnbench {
+
+// Every distribution a config may name, with a one-line description for `--help` and errors.
+struct DistributionInfo {
+  std::string kind;
+  std::string description;
+  double default_param;
+};
+const std::vector<DistributionInfo>& distribution_kinds();
+bool is_distribution_kind(const std::string& kind);
+
+// Same (shape, distribution, seed) -> bit-identical inputs on every machine.
+Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uint64_t seed);
+
+// Seed of trial `trial` (0-based) of a problem: trial 0 uses the problem's own seed.
+uint64_t trial_seed(uint64_t problem_seed, uint32_t trial);
+
+}  // namespace gnbench
