@@ -1,0 +1,31 @@
+// One compute stage turned into Vulkan objects: shader module, descriptor-set layout from the
+// manifest's bindings (storage buffers, and the uniform for "params"), pipeline layout and
+// pipeline. Built once per (variant, stage) and reused across problems.
+#pragma once
+
+#include <vector>
+
+#include <vulkan/vulkan_raii.hpp>
+
+#include "runtime/manifest.hpp"
+#include "runtime/vulkan_context.hpp"
+
+namespace gnbench {
+
+class ComputePipeline {
+ public:
+  ComputePipeline(const VulkanContext& ctx, const StageSpec& stage, uint32_t subgroup_size);
+
+  const vk::raii::DescriptorSetLayout& set_layout() const { return set_layout_; }
+  const vk::raii::PipelineLayout& layout() const { return layout_; }
+  const vk::raii::Pipeline& pipeline() const { return pipeline_; }
+  const std::vector<vk::DescriptorType>& binding_types() const { return types_; }
+
+ private:
+  std::vector<vk::DescriptorType> types_;
+  vk::raii::DescriptorSetLayout set_layout_{nullptr};
+  vk::raii::PipelineLayout layout_{nullptr};
+  vk::raii::Pipeline pipeline_{nullptr};
+};
+
+}  // namespace gnbench

@@ -1,0 +1,16 @@
+// GLSL -> SPIR-V at run time with shaderc. Compile errors become ConfigError with the
+// shader's file and line; #include "..." resolves against the including file's folder.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace gnbench {
+
+std::vector<uint32_t> compile_glsl(const std::filesystem::path& shader,
+                                   const std::map<std::string, std::string>& defines);
+
+}  // namespace gnbench

@@ -1,0 +1,88 @@
+// Runs one kernel variant on one problem: allocates the variant's output and scratch
+// buffers, binds them per the manifest, records every stage with barriers between them and
+// timestamps around them, and reads the outputs back. Outputs are poisoned before each run.
+#pragma once
+
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config/problem.hpp"
+#include "inputs/tensors.hpp"
+#include "runtime/compute_pipeline.hpp"
+#include "runtime/gpu_buffer.hpp"
+#include "runtime/manifest.hpp"
+
+namespace gnbench {
+
+// The problem's inputs, uploaded once and shared by every variant run on them.
+class DeviceInputs {
+ public:
+  DeviceInputs(const VulkanContext& ctx, Transfer& transfer, const Inputs& inputs);
+  const GpuBuffer& tensor(const std::string& name) const;
+
+ private:
+  GpuBuffer x_, grad_out_, weight_;
+};
+
+// Compiled stages of a variant; compile once, reuse for every problem.
+struct CompiledVariant {
+  const VariantSpec* spec;
+  std::vector<std::unique_ptr<ComputePipeline>> stages;
+};
+CompiledVariant compile_variant(const VulkanContext& ctx, const VariantSpec& spec);
+
+// Why a variant does not run on a problem (empty when it does): its `when` condition, a
+// feature the device lacks, a dispatch beyond the device's limits that cannot fold.
+std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape, const DeviceInfo& device);
+
+// Bytes of scratch and packed buffers the variant needs beyond the standard tensors.
+uint64_t variant_extra_bytes(const VariantSpec& spec, const Shape& shape, uint32_t subgroup_size);
+
+// GPU time of one sample: the whole variant and each stage, in nanoseconds.
+struct SampleTimes {
+  double total_ns = 0;
+  std::vector<double> stage_ns;
+};
+
+class VariantRunner {
+ public:
+  VariantRunner(const VulkanContext& ctx, Transfer& transfer, const CompiledVariant& variant,
+                const Problem& problem, const DeviceInputs& inputs);
+
+  // One poisoned run, outputs read back.
+  GpuOutputs run_once();
+  // `count` timed samples in one submission. cold: flush the caches (and poison outputs)
+  // before every sample, outside the timed region; hot: back to back after one poisoning.
+  std::vector<SampleTimes> sample(uint32_t count, bool cold);
+  // The outputs the last run or sample left behind.
+  GpuOutputs read_outputs();
+
+  std::vector<std::string> stage_names() const;
+  // Workgroup counts actually dispatched per stage (after folding).
+  const std::vector<std::array<uint32_t, 3>>& dispatches() const { return dispatch_; }
+
+ private:
+  // Poisons outputs (when `poison`) and zeroes the scratch buffers that ask for it.
+  void record_fills(const vk::raii::CommandBuffer& cmd, bool poison) const;
+  void record_stages(const vk::raii::CommandBuffer& cmd, const vk::raii::QueryPool* pool,
+                     uint32_t first_query) const;
+
+  const VulkanContext& ctx_;
+  Transfer& transfer_;
+  const CompiledVariant& variant_;
+  const Problem& problem_;
+  const DeviceInputs& inputs_;
+  std::map<std::string, std::unique_ptr<GpuBuffer>> owned_;  // outputs, packed, scratch
+  std::unique_ptr<GpuBuffer> params_;
+  std::unique_ptr<GpuBuffer> flush_;
+  vk::raii::DescriptorPool pool_{nullptr};
+  std::vector<vk::raii::DescriptorSet> sets_;
+  std::vector<std::array<uint32_t, 3>> dispatch_;
+  vk::raii::QueryPool queries_{nullptr};
+  uint32_t query_capacity_ = 0;
+};
+
+}  // namespace gnbench

@@ -1,0 +1,66 @@
+// Instance, the chosen physical device, its logical device, one compute queue and a command
+// pool; optionally the Khronos validation layer with a messenger that counts what it reports.
+// Every Vulkan object is an RAII handle owned here or by the objects built from it.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <vulkan/vulkan_raii.hpp>
+
+#include "runtime/device_info.hpp"
+
+namespace gnbench {
+
+// The fence of a submission did not signal in time: the kernel hung or is far too slow.
+class KernelTimeout : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ContextOptions {
+  std::string device;  // index or name substring; empty = the best device
+  bool validation = false;
+  std::chrono::milliseconds fence_timeout{60'000};
+};
+
+class VulkanContext {
+ public:
+  explicit VulkanContext(const ContextOptions& options);
+
+  // Every physical device with its limits, for `gnbench devices` and device selection.
+  static std::vector<DeviceInfo> list_devices();
+
+  const DeviceInfo& info() const { return info_; }
+  const vk::raii::Device& device() const { return device_; }
+  const vk::raii::PhysicalDevice& physical_device() const { return physical_; }
+  const vk::raii::Queue& queue() const { return queue_; }
+  const vk::raii::CommandPool& command_pool() const { return pool_; }
+  bool validation_enabled() const { return validation_; }
+  uint64_t validation_messages() const { return *validation_count_; }
+  std::chrono::milliseconds fence_timeout() const { return fence_timeout_; }
+
+  vk::raii::CommandBuffer allocate_command_buffer() const;
+  // Submits and waits on a fence; throws KernelTimeout when the fence does not signal in time.
+  void submit_and_wait(const vk::raii::CommandBuffer& cmd, const std::string& what) const;
+  uint32_t find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags wanted) const;
+
+ private:
+  vk::raii::Context context_;
+  vk::raii::Instance instance_{nullptr};
+  vk::raii::DebugUtilsMessengerEXT messenger_{nullptr};
+  vk::raii::PhysicalDevice physical_{nullptr};
+  vk::raii::Device device_{nullptr};
+  vk::raii::Queue queue_{nullptr};
+  vk::raii::CommandPool pool_{nullptr};
+  uint32_t queue_family_ = 0;
+  DeviceInfo info_;
+  bool validation_ = false;
+  std::shared_ptr<std::atomic<uint64_t>> validation_count_ = std::make_shared<std::atomic<uint64_t>>(0);
+  std::chrono::milliseconds fence_timeout_;
+};
+
+}  // namespace gnbench
