@@ -1,0 +1,662 @@
+#include "config/config_loader.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <system_error>
+
+#include "config/config_error.hpp"
+#include "inputs/input_generator.hpp"
+
+namespace gnbench {
+namespace {
+
+using nlohmann::json;
+
+constexpr uint64_t kMaxU32 = std::numeric_limits<uint32_t>::max();
+constexpr uint64_t kIndexLimit = uint64_t{1} << 32;
+// A sweep of a few lists can multiply into millions of problems by accident; no real run
+// wants that many, so it is treated as a mistake rather than silently queued.
+constexpr size_t kMaxProblems = 100000;
+// Doubles hold every integer exactly only up to 2^53; beyond, 1e17-style literals may not be
+// the integer the author meant, so they must be written out.
+constexpr double kMaxExactDouble = 9007199254740992.0;
+// Names become directory names: NAME_MAX on common filesystems.
+constexpr size_t kMaxNameLength = 255;
+
+std::string type_name(const json& v) {
+  switch (v.type()) {
+    case json::value_t::null:
+      return "null";
+    case json::value_t::boolean:
+      return "a boolean";
+    case json::value_t::string:
+      return "a string";
+    case json::value_t::array:
+      return "an array";
+    case json::value_t::object:
+      return "an object";
+    case json::value_t::binary:
+      return "binary data";
+    default:
+      return "a number";
+  }
+}
+
+// One-line rendering of an offending value. dump() escapes newlines, so messages stay on one
+// line; non-finite doubles need their own text because dump() would print them as null.
+std::string show(const json& v) {
+  if (v.is_number_float() && !std::isfinite(v.get<double>())) {
+    double d = v.get<double>();
+    if (std::isnan(d)) return "nan";
+    return d > 0 ? "inf (too large for a double)" : "-inf (too large for a double)";
+  }
+  std::string s = v.dump();
+  constexpr size_t kMaxShown = 80;
+  if (s.size() > kMaxShown) s = s.substr(0, kMaxShown) + "...";
+  return s;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += ", ";
+    out += item;
+  }
+  return out;
+}
+
+// Shortest text that round-trips, so limits read as 1.1754943508222875e-38, not 1.17549e-38.
+std::string format_double(double d) {
+  std::string s;
+  for (int p = 1; p <= 17; ++p) {
+    std::ostringstream t;
+    t.precision(p);
+    t << d;
+    s = t.str();
+    if (std::stod(s) == d) break;
+  }
+  return s;
+}
+
+// Where we are in the document, for messages: the file and, when inside one, the problem
+// ("problem 'x'", "problems[3]" while the name is unknown, "axes[0]").
+struct Ctx {
+  const std::string& source;
+  std::string label;
+  std::string field_prefix;  // "defaults." inside the defaults object
+
+  std::string where() const { return source + ": " + (label.empty() ? "" : label + ": "); }
+
+  [[noreturn]] void fail(const std::string& what) const { throw ConfigError(where() + what); }
+
+  [[noreturn]] void fail_field(const std::string& field, const json* value,
+                               const std::string& rule) const {
+    std::string msg = where() + "field '" + field_prefix + field + "'";
+    if (value != nullptr) msg += " = " + show(*value);
+    throw ConfigError(msg + ": " + rule);
+  }
+};
+
+void check_keys(const json& obj, const std::vector<std::string>& allowed, const Ctx& ctx,
+                const std::string& object_field) {
+  for (const auto& [key, value] : obj.items()) {
+    bool known = false;
+    for (const auto& a : allowed) known = known || key == a;
+    if (!known) {
+      std::string in = object_field.empty() ? "" : " in '" + ctx.field_prefix + object_field + "'";
+      ctx.fail("unknown field '" + key + "'" + in + " (allowed: " + join(allowed) + ")");
+    }
+  }
+}
+
+void require_object(const json& v, const Ctx& ctx, const std::string& field) {
+  if (!v.is_object()) ctx.fail_field(field, &v, "must be an object, got " + type_name(v));
+}
+
+// Integers may be written as 8 or 8.0 or 8e0; anything that is not exactly an integer in
+// [lo, hi] is rejected (8.5, "8", true, null, -1, 1e300).
+uint64_t get_uint(const json& v, const Ctx& ctx, const std::string& field, uint64_t lo,
+                  uint64_t hi) {
+  std::string rule =
+      "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  if (v.is_number_integer()) {
+    // nlohmann stores non-negative literals as unsigned, except "-0".
+    if (!v.is_number_unsigned() && v.get<int64_t>() < 0) ctx.fail_field(field, &v, rule);
+    uint64_t x = v.is_number_unsigned() ? v.get<uint64_t>() : 0;
+    if (x < lo || x > hi) ctx.fail_field(field, &v, rule);
+    return x;
+  }
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (!std::isfinite(d) || d != std::floor(d)) ctx.fail_field(field, &v, rule);
+    if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) ctx.fail_field(field, &v, rule);
+    if (d > kMaxExactDouble) ctx.fail_field(field, &v, rule + ", written without exponent");
+    return static_cast<uint64_t>(d);
+  }
+  ctx.fail_field(field, &v, rule + ", got " + type_name(v));
+}
+
+double get_number(const json& v, const Ctx& ctx, const std::string& field) {
+  if (!v.is_number()) ctx.fail_field(field, &v, "must be a number, got " + type_name(v));
+  double d = v.get<double>();
+  if (!std::isfinite(d)) ctx.fail_field(field, &v, "must be finite");
+  return d;
+}
+
+std::string get_string(const json& v, const Ctx& ctx, const std::string& field) {
+  if (!v.is_string()) ctx.fail_field(field, &v, "must be a string, got " + type_name(v));
+  return v.get<std::string>();
+}
+
+// Why `s` cannot be a problem name (it becomes a directory name), or "" when it can.
+std::string name_problem(const std::string& s) {
+  const std::string rule = "must match [A-Za-z0-9_.-]+ (it becomes a directory name)";
+  if (s.empty()) return rule;
+  for (char ch : s) {
+    bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+              ch == '_' || ch == '.' || ch == '-';
+    if (!ok) return rule;
+  }
+  if (s == "." || s == "..") return "must not be '.' or '..' (it becomes a directory name)";
+  if (s.size() > kMaxNameLength)
+    return "must be at most " + std::to_string(kMaxNameLength) + " characters";
+  return "";
+}
+
+void check_name(const json& v, const Ctx& ctx, const std::string& field) {
+  std::string rule = name_problem(get_string(v, ctx, field));
+  if (!rule.empty()) ctx.fail_field(field, &v, rule);
+}
+
+// The fields a problem inherits from "defaults" and may override one by one.
+struct Settings {
+  double eps = 1e-5;
+  uint64_t seed = 0;
+  Distribution distribution;
+  Tolerances tolerances;
+  Expectation expect;
+};
+
+Distribution parse_distribution(const json& v, const Ctx& ctx) {
+  Distribution d;
+  const json* kind_value = &v;
+  if (v.is_string()) {
+    d.kind = v.get<std::string>();
+  } else if (v.is_object()) {
+    check_keys(v, {"kind", "param"}, ctx, "distribution");
+    if (!v.contains("kind")) ctx.fail_field("distribution.kind", nullptr, "missing (required)");
+    kind_value = &v.at("kind");
+    d.kind = get_string(*kind_value, ctx, "distribution.kind");
+    if (v.contains("param")) {
+      const json& p = v.at("param");
+      d.param = get_number(p, ctx, "distribution.param");
+      if (d.param < 0)
+        ctx.fail_field("distribution.param", &p, "must be >= 0 (0 = the kind's default)");
+    }
+  } else {
+    ctx.fail_field("distribution", &v,
+                   "must be a kind name or {\"kind\": ..., \"param\": ...}, got " + type_name(v));
+  }
+  if (!is_distribution_kind(d.kind)) {
+    std::vector<std::string> kinds;
+    for (const auto& info : distribution_kinds()) kinds.push_back(info.kind);
+    ctx.fail_field(v.is_string() ? "distribution" : "distribution.kind", kind_value,
+                   "unknown distribution kind (valid: " + join(kinds) + ")");
+  }
+  return d;
+}
+
+void parse_tolerance(const json& v, const Ctx& ctx, const std::string& field, TensorTolerance& t) {
+  require_object(v, ctx, field);
+  check_keys(v, {"l2_rel", "max_scaled"}, ctx, field);
+  auto read = [&](const char* key, double& out) {
+    if (!v.contains(key)) return;  // partial: keep the inherited value
+    const json& x = v.at(key);
+    std::string f = field + "." + key;
+    out = get_number(x, ctx, f);
+    if (out <= 0) ctx.fail_field(f, &x, "must be > 0");
+  };
+  read("l2_rel", t.l2_rel);
+  read("max_scaled", t.max_scaled);
+}
+
+void parse_tolerances(const json& v, const Ctx& ctx, Tolerances& t) {
+  require_object(v, ctx, "tolerances");
+  check_keys(v, {"grad_input", "grad_weight", "grad_bias"}, ctx, "tolerances");
+  if (v.contains("grad_input"))
+    parse_tolerance(v.at("grad_input"), ctx, "tolerances.grad_input", t.grad_input);
+  if (v.contains("grad_weight"))
+    parse_tolerance(v.at("grad_weight"), ctx, "tolerances.grad_weight", t.grad_weight);
+  if (v.contains("grad_bias"))
+    parse_tolerance(v.at("grad_bias"), ctx, "tolerances.grad_bias", t.grad_bias);
+}
+
+Expectation parse_expect(const json& v, const Ctx& ctx) {
+  require_object(v, ctx, "expect");
+  check_keys(v, {"verdict", "reason", "variants"}, ctx, "expect");
+  Expectation e;
+  if (!v.contains("verdict"))
+    ctx.fail_field("expect.verdict", nullptr, "missing (required: \"fail\" or \"pass\")");
+  const json& verdict = v.at("verdict");
+  std::string s = get_string(verdict, ctx, "expect.verdict");
+  if (s != "fail" && s != "pass")
+    ctx.fail_field("expect.verdict", &verdict, "must be \"fail\" or \"pass\"");
+  e.expect_fail = s == "fail";
+  if (v.contains("reason")) e.reason = get_string(v.at("reason"), ctx, "expect.reason");
+  if (v.contains("variants")) {
+    const json& vs = v.at("variants");
+    if (vs.is_string()) {
+      e.variants.push_back(vs.get<std::string>());
+    } else if (vs.is_array()) {
+      for (size_t i = 0; i < vs.size(); ++i)
+        e.variants.push_back(get_string(vs[i], ctx, "expect.variants[" + std::to_string(i) + "]"));
+    } else {
+      ctx.fail_field("expect.variants", &vs,
+                     "must be a list of variant names, got " + type_name(vs));
+    }
+    for (size_t i = 0; i < e.variants.size(); ++i)
+      if (e.variants[i].empty())
+        ctx.fail_field("expect.variants[" + std::to_string(i) + "]", &vs, "must not be empty");
+  }
+  return e;
+}
+
+void validate_eps_in(double eps, const json* value, const Ctx& ctx, const std::string& field) {
+  json shown = value != nullptr ? *value : json(eps);
+  if (!std::isfinite(eps)) ctx.fail_field(field, &shown, "must be finite");
+  if (eps <= 0) ctx.fail_field(field, &shown, "must be > 0");
+  // The kernels see eps as float32: below FLT_MIN it is a denormal or flushes to 0.
+  if (eps < FLT_MIN)
+    ctx.fail_field(field, &shown,
+                   "must be >= FLT_MIN (" + format_double(FLT_MIN) + ", eps is stored as float32)");
+  if (eps > 1) ctx.fail_field(field, &shown, "must be <= 1");
+}
+
+// Reads the optional overridable fields present in `obj` over `s`.
+void parse_settings(const json& obj, const Ctx& ctx, Settings& s, bool allow_expect) {
+  if (obj.contains("eps")) {
+    const json& v = obj.at("eps");
+    if (!v.is_number()) ctx.fail_field("eps", &v, "must be a number, got " + type_name(v));
+    s.eps = v.get<double>();
+    validate_eps_in(s.eps, &v, ctx, "eps");
+  }
+  if (obj.contains("seed"))
+    s.seed = get_uint(obj.at("seed"), ctx, "seed", 0, std::numeric_limits<uint64_t>::max());
+  if (obj.contains("distribution"))
+    s.distribution = parse_distribution(obj.at("distribution"), ctx);
+  if (obj.contains("tolerances")) parse_tolerances(obj.at("tolerances"), ctx, s.tolerances);
+  if (allow_expect && obj.contains("expect")) s.expect = parse_expect(obj.at("expect"), ctx);
+}
+
+void validate_shape_in(const Shape& shape, const Ctx& ctx) {
+  const std::pair<const char*, uint32_t> sizes[] = {{"batch", shape.batch},
+                                                    {"channels", shape.channels},
+                                                    {"spatial", shape.spatial},
+                                                    {"groups", shape.groups}};
+  for (const auto& [field, value] : sizes) {
+    json v = value;
+    if (value == 0) ctx.fail_field(field, &v, "must be an integer in [1, 4294967295]");
+  }
+  if (shape.channels % shape.groups != 0) {
+    json v = shape.channels;
+    ctx.fail_field("channels", &v,
+                   "must be divisible by groups (" + std::to_string(shape.groups) + ")");
+  }
+  if (shape.elements() >= kIndexLimit) {
+    json v = shape.elements();
+    ctx.fail_field("batch*channels*spatial", &v,
+                   "N*C*HW = " + std::to_string(shape.batch) + "*" +
+                       std::to_string(shape.channels) + "*" + std::to_string(shape.spatial) +
+                       " must be < 2^32 = " + std::to_string(kIndexLimit) +
+                       " (kernels index elements with u32)");
+  }
+}
+
+const std::vector<std::string> kProblemKeys = {"name",       "batch", "channels", "spatial",
+                                               "groups",     "eps",   "seed",     "distribution",
+                                               "tolerances", "expect"};
+const std::vector<std::string> kAxesKeys = {"prefix",     "batch", "channels", "spatial",
+                                            "groups",     "eps",   "seed",     "distribution",
+                                            "tolerances", "expect"};
+const std::vector<std::string> kDefaultsKeys = {"eps", "seed", "distribution", "tolerances"};
+const std::vector<std::string> kTopKeys = {"description", "defaults", "problems", "axes"};
+const char* const kShapeKeys[] = {"batch", "channels", "spatial", "groups"};
+
+Problem make_problem(const std::string& name, const Shape& shape, const Settings& s) {
+  Problem p;
+  p.name = name;
+  p.shape = shape;
+  p.eps = static_cast<float>(s.eps);
+  p.seed = s.seed;
+  p.distribution = s.distribution;
+  p.tolerances = s.tolerances;
+  p.expect = s.expect;
+  return p;
+}
+
+Problem parse_problem(const json& v, size_t index, const Settings& defaults, const Ctx& file) {
+  Ctx ctx{file.source, "problems[" + std::to_string(index) + "]", ""};
+  if (!v.is_object()) ctx.fail("must be an object, got " + type_name(v));
+  // Unknown fields are reported first (a misspelt "name" explains a missing name), under
+  // the problem's name when it is already usable.
+  const bool named = v.contains("name") && v.at("name").is_string() &&
+                     name_problem(v.at("name").get<std::string>()).empty();
+  if (named) ctx.label = "problem '" + v.at("name").get<std::string>() + "'";
+  check_keys(v, kProblemKeys, ctx, "");
+  if (!v.contains("name"))
+    ctx.fail_field("name", nullptr,
+                   "missing (required fields: name, batch, channels, spatial, groups)");
+  check_name(v.at("name"), ctx, "name");
+  std::string name = v.at("name").get<std::string>();
+  ctx.label = "problem '" + name + "'";
+
+  Shape shape;
+  uint32_t* dims[] = {&shape.batch, &shape.channels, &shape.spatial, &shape.groups};
+  for (size_t i = 0; i < 4; ++i) {
+    if (!v.contains(kShapeKeys[i]))
+      ctx.fail_field(kShapeKeys[i], nullptr,
+                     "missing (required fields: name, batch, channels, spatial, groups)");
+    *dims[i] = static_cast<uint32_t>(get_uint(v.at(kShapeKeys[i]), ctx, kShapeKeys[i], 1, kMaxU32));
+  }
+  Settings s = defaults;
+  parse_settings(v, ctx, s, true);
+  validate_shape_in(shape, ctx);
+  return make_problem(name, shape, s);
+}
+
+// Expands one axes object to the cartesian product of its lists, batch outermost.
+void expand_axes(const json& v, size_t index, const Settings& defaults, const Ctx& file,
+                 std::vector<Problem>& out, std::vector<std::string>& origins) {
+  std::string origin = "axes[" + std::to_string(index) + "]";
+  Ctx ctx{file.source, origin, ""};
+  if (!v.is_object()) ctx.fail("must be an object, got " + type_name(v));
+  check_keys(v, kAxesKeys, ctx, "");
+  std::string prefix = "axes";
+  if (v.contains("prefix")) {
+    check_name(v.at("prefix"), ctx, "prefix");
+    prefix = v.at("prefix").get<std::string>();
+  }
+  std::vector<uint32_t> lists[4];
+  for (size_t i = 0; i < 4; ++i) {
+    const char* key = kShapeKeys[i];
+    if (!v.contains(key))
+      ctx.fail_field(key, nullptr, "missing (required axes: batch, channels, spatial, groups)");
+    const json& list = v.at(key);
+    if (list.is_array()) {
+      if (list.empty()) ctx.fail_field(key, &list, "must not be an empty list");
+      for (size_t j = 0; j < list.size(); ++j)
+        lists[i].push_back(static_cast<uint32_t>(
+            get_uint(list[j], ctx, std::string(key) + "[" + std::to_string(j) + "]", 1, kMaxU32)));
+    } else {
+      lists[i].push_back(static_cast<uint32_t>(get_uint(list, ctx, key, 1, kMaxU32)));
+    }
+  }
+  Settings s = defaults;
+  parse_settings(v, ctx, s, true);
+
+  uint64_t count = 1;
+  for (const auto& l : lists) count *= l.size();
+  if (out.size() + count > kMaxProblems)
+    ctx.fail("expands to " + std::to_string(count) + " problems, over the limit of " +
+             std::to_string(kMaxProblems) + " in one config");
+  for (uint32_t n : lists[0])
+    for (uint32_t c : lists[1])
+      for (uint32_t hw : lists[2])
+        for (uint32_t g : lists[3]) {
+          Shape shape{n, c, hw, g};
+          std::string name = prefix + "_n" + std::to_string(n) + "_c" + std::to_string(c) + "_hw" +
+                             std::to_string(hw) + "_g" + std::to_string(g);
+          Ctx pctx{file.source, "problem '" + name + "' (" + origin + ")", ""};
+          validate_shape_in(shape, pctx);
+          out.push_back(make_problem(name, shape, s));
+          origins.push_back(origin);
+        }
+}
+
+std::string first_line(const std::string& s) {
+  std::string out = s;
+  for (char& ch : out)
+    if (ch == '\n' || ch == '\r') ch = ' ';
+  return out;
+}
+
+// "3:14" (or "line 3, column 14") of a byte offset; columns count bytes.
+std::string line_col(const std::string& text, size_t offset, bool words = false) {
+  offset = std::min(offset, text.size());
+  size_t line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; ++i)
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  size_t column = offset - line_start + 1;
+  if (words) return "line " + std::to_string(line) + ", column " + std::to_string(column);
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
+// The lower-cased run of letters around `offset`.
+std::string word_at(const std::string& text, size_t offset) {
+  auto alpha = [&](size_t i) {
+    return i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]));
+  };
+  size_t b = std::min(offset, text.size());
+  size_t f = b;
+  while (b > 0 && alpha(b - 1)) --b;
+  while (alpha(f)) ++f;
+  std::string word = text.substr(b, f - b);
+  for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return word;
+}
+
+// First occurrence of a number token standing alone (not part of a longer number).
+size_t find_number_token(const std::string& text, const std::string& token) {
+  auto numeric = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '+' || ch == '-';
+  };
+  for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + 1)) {
+    bool starts = at == 0 || !numeric(text[at - 1]);
+    bool ends = at + token.size() >= text.size() || !numeric(text[at + token.size()]);
+    if (starts && ends) return at;
+  }
+  return std::string::npos;
+}
+
+// The key of `"key": <value at offset>`, or "" when the value is not directly after one.
+std::string key_before(const std::string& text, size_t offset) {
+  size_t i = offset;
+  while (i > 0 && std::isspace(static_cast<unsigned char>(text[i - 1]))) --i;
+  if (i == 0 || text[i - 1] != ':') return "";
+  --i;
+  while (i > 0 && std::isspace(static_cast<unsigned char>(text[i - 1]))) --i;
+  if (i == 0 || text[i - 1] != '"') return "";
+  size_t end = i - 1;
+  size_t begin = text.rfind('"', end - 1);
+  if (begin == std::string::npos || end == 0) return "";
+  return text.substr(begin + 1, end - begin - 1);
+}
+
+}  // namespace
+
+void validate_shape(const Shape& shape, const std::string& source, const std::string& problem) {
+  validate_shape_in(shape, Ctx{source, problem.empty() ? "" : "problem '" + problem + "'", ""});
+}
+
+void validate_eps(double eps, const std::string& source, const std::string& problem) {
+  validate_eps_in(eps, nullptr, Ctx{source, problem.empty() ? "" : "problem '" + problem + "'", ""},
+                  "eps");
+}
+
+std::vector<Problem> parse_config(const json& doc, const std::string& source) {
+  Ctx file{source, "", ""};
+  if (!doc.is_object()) file.fail("top level must be a JSON object, got " + type_name(doc));
+  check_keys(doc, kTopKeys, file, "");
+  if (doc.contains("description")) get_string(doc.at("description"), file, "description");
+
+  Settings defaults;
+  if (doc.contains("defaults")) {
+    const json& d = doc.at("defaults");
+    require_object(d, file, "defaults");
+    Ctx dctx{source, "", "defaults."};
+    check_keys(d, kDefaultsKeys, file, "defaults");
+    parse_settings(d, dctx, defaults, false);
+  }
+
+  std::vector<Problem> problems;
+  std::vector<std::string> origins;  // for duplicate-name messages
+  if (doc.contains("problems")) {
+    const json& list = doc.at("problems");
+    if (!list.is_array())
+      file.fail_field("problems", &list, "must be a list, got " + type_name(list));
+    if (list.size() > kMaxProblems)
+      file.fail("'problems' has " + std::to_string(list.size()) + " entries, over the limit of " +
+                std::to_string(kMaxProblems));
+    for (size_t i = 0; i < list.size(); ++i) {
+      problems.push_back(parse_problem(list[i], i, defaults, file));
+      origins.push_back("problems[" + std::to_string(i) + "]");
+    }
+  }
+  if (doc.contains("axes")) {
+    const json& list = doc.at("axes");
+    // A single axes object is accepted like a one-element list, as for the axis values.
+    if (list.is_object()) {
+      expand_axes(list, 0, defaults, file, problems, origins);
+    } else if (list.is_array()) {
+      for (size_t i = 0; i < list.size(); ++i)
+        expand_axes(list[i], i, defaults, file, problems, origins);
+    } else {
+      file.fail_field("axes", &list, "must be a list of axes objects, got " + type_name(list));
+    }
+  }
+  if (problems.empty())
+    file.fail("no problems: 'problems' is missing or empty and 'axes' expands to nothing");
+
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < problems.size(); ++i) {
+    auto [it, inserted] = seen.emplace(problems[i].name, i);
+    if (!inserted) {
+      json v = problems[i].name;
+      Ctx ctx{source, "problem '" + problems[i].name + "'", ""};
+      const std::string& first = origins[it->second];
+      std::string from = first == origins[i]
+                             ? "generated twice by " + first + " (repeated axis value)"
+                             : "from " + first + " and " + origins[i];
+      ctx.fail_field("name", &v,
+                     "duplicate problem name, " + from + " (names become directory names)");
+    }
+  }
+  return problems;
+}
+
+std::vector<Problem> parse_config_text(const std::string& text, const std::string& source) {
+  // nlohmann silently keeps the last of repeated keys; a repeated "eps" is almost surely a
+  // mistake, so the parse callback tracks each open object's keys and rejects repeats.
+  std::vector<std::set<std::string>> open_objects;
+  auto callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) {
+      open_objects.emplace_back();
+    } else if (event == json::parse_event_t::object_end) {
+      if (!open_objects.empty()) open_objects.pop_back();
+    } else if (event == json::parse_event_t::key && !open_objects.empty()) {
+      std::string key = parsed.get<std::string>();
+      if (!open_objects.back().insert(key).second)
+        throw ConfigError(source + ": duplicate key " + json(key).dump() +
+                          " in a JSON object (the later value would silently win)");
+    }
+    return true;
+  };
+
+  json doc;
+  try {
+    doc = json::parse(text, callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
+  } catch (const json::parse_error& e) {
+    // e.byte counts bytes read, including the offending one: offset = e.byte - 1.
+    size_t offset = e.byte > 0 ? e.byte - 1 : 0;
+    std::string detail = e.what();
+    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: ".
+    size_t at = detail.find("parse error");
+    if (at != std::string::npos) {
+      size_t colon = detail.find(": ", at);
+      if (colon != std::string::npos) detail = detail.substr(colon + 2);
+    }
+    // NaN/Infinity are common in hand-written or Python-dumped JSON and are not JSON.
+    std::string word = word_at(text, offset);
+    if (word == "nan" || word == "inf" || word == "infinity")
+      detail += " (NaN and Infinity are not valid JSON numbers; every value must be finite)";
+    throw ConfigError(source + ":" + line_col(text, offset) + ": malformed JSON at " +
+                      line_col(text, offset, true) + ": " + first_line(detail));
+  } catch (const json::out_of_range& e) {
+    // 1e400: nlohmann reports the token but no position, so find the token in the text.
+    std::string what = e.what();
+    size_t open = what.find('\'');
+    size_t close = what.rfind('\'');
+    if (open == std::string::npos || close <= open) throw ConfigError(source + ": " + what);
+    std::string token = what.substr(open + 1, close - open - 1);
+    size_t offset = find_number_token(text, token);
+    std::string where = offset == std::string::npos ? "" : line_col(text, offset) + ":";
+    std::string key = offset == std::string::npos ? "" : key_before(text, offset);
+    std::string field = key.empty() ? "" : " field '" + key + "' =";
+    throw ConfigError(source + ":" + where + field + " " + token +
+                      ": number too large for a double (every value must be finite)");
+  }
+  return parse_config(doc, source);
+}
+
+std::vector<Problem> load_config_file(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)  // e.g. a parent directory not searchable
+    throw ConfigError(path + ": cannot open config file: " + ec.message());
+  if (!fs::exists(st)) throw ConfigError(path + ": cannot open config file: no such file");
+  if (fs::is_directory(st))
+    throw ConfigError(path + ": cannot read config file: it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path + ": cannot open config file: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw ConfigError(path + ": cannot read config file: " + std::strerror(errno));
+  return parse_config_text(text.str(), path);
+}
+
+void validate_against_device(const Problem& problem, const DeviceLimits& limits,
+                             uint64_t extra_bytes, const std::string& source) {
+  const std::string where = source + ": problem '" + problem.name + "': ";
+  const uint64_t bytes = problem.shape.tensor_bytes();
+  // All three big tensors have the same size; each is its own buffer and binding.
+  for (const char* tensor : {"x", "grad_out", "grad_input"}) {
+    if (bytes > limits.max_storage_buffer_range)
+      throw ConfigError(where + "tensor " + tensor + " is " + std::to_string(bytes) +
+                        " bytes, over the device's maxStorageBufferRange " +
+                        std::to_string(limits.max_storage_buffer_range));
+    if (bytes > limits.max_memory_allocation_size)
+      throw ConfigError(where + "tensor " + tensor + " is " + std::to_string(bytes) +
+                        " bytes, over the device's maxMemoryAllocationSize " +
+                        std::to_string(limits.max_memory_allocation_size));
+  }
+  const uint64_t vectors = 3 * uint64_t{problem.shape.channels} * sizeof(float);
+  const uint64_t fixed = 3 * bytes + vectors;
+  // Saturate: extra_bytes comes from the variant and must not wrap the sum into range.
+  const uint64_t total = extra_bytes > std::numeric_limits<uint64_t>::max() - fixed
+                             ? std::numeric_limits<uint64_t>::max()
+                             : fixed + extra_bytes;
+  if (total > limits.device_local_memory)
+    throw ConfigError(where + "needs " + std::to_string(total) + " bytes in total (3 tensors of " +
+                      std::to_string(bytes) + " + " + std::to_string(vectors) + " per-channel + " +
+                      std::to_string(extra_bytes) +
+                      " scratch), over the device's largest device-local heap " +
+                      std::to_string(limits.device_local_memory));
+}
+
+}  // namespace gnbench
