@@ -119,9 +119,11 @@ class Parser {
   size_t pos_ = 0;
 };
 
-int64_t checked(bool overflow, int64_t value, const std::string& prefix) {
-  if (overflow) throw ConfigError(prefix + ": integer overflow");
-  return value;
+template <typename Op>
+int64_t checked(Op op, int64_t a, int64_t b, const std::string& prefix) {
+  int64_t r = 0;
+  if (op(a, b, &r)) throw ConfigError(prefix + ": integer overflow");
+  return r;
 }
 
 int64_t eval(const Expression::Node& node, const Variables& vars, const std::string& prefix) {
@@ -153,10 +155,12 @@ int64_t eval(const Expression::Node& node, const Variables& vars, const std::str
       if (op == "&&" && !a) return 0;
       if (op == "||" && a) return 1;
       int64_t b = eval(*node.args[1], vars, prefix);
-      int64_t r = 0;
-      if (op == "+") return checked(__builtin_add_overflow(a, b, &r), r, prefix);
-      if (op == "-") return checked(__builtin_sub_overflow(a, b, &r), r, prefix);
-      if (op == "*") return checked(__builtin_mul_overflow(a, b, &r), r, prefix);
+      auto add = [](int64_t x, int64_t y, int64_t* r) { return __builtin_add_overflow(x, y, r); };
+      auto sub = [](int64_t x, int64_t y, int64_t* r) { return __builtin_sub_overflow(x, y, r); };
+      auto mul = [](int64_t x, int64_t y, int64_t* r) { return __builtin_mul_overflow(x, y, r); };
+      if (op == "+") return checked(add, a, b, prefix);
+      if (op == "-") return checked(sub, a, b, prefix);
+      if (op == "*") return checked(mul, a, b, prefix);
       if (op == "/" || op == "%") {
         if (b == 0) throw ConfigError(prefix + ": division by zero");
         return op == "/" ? a / b : a % b;

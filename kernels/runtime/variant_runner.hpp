@@ -14,6 +14,7 @@
 #include "runtime/compute_pipeline.hpp"
 #include "runtime/gpu_buffer.hpp"
 #include "runtime/manifest.hpp"
+#include "timing/statistics.hpp"
 
 namespace gnbench {
 
@@ -40,12 +41,6 @@ std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape, c
 
 // Bytes of scratch and packed buffers the variant needs beyond the standard tensors.
 uint64_t variant_extra_bytes(const VariantSpec& spec, const Shape& shape, uint32_t subgroup_size);
-
-// GPU time of one sample: the whole variant and each stage, in nanoseconds.
-struct SampleTimes {
-  double total_ns = 0;
-  std::vector<double> stage_ns;
-};
 
 class VariantRunner {
  public:

@@ -1,0 +1,202 @@
+#include "bench/bench_runner.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "bench/dump.hpp"
+#include "config/config_error.hpp"
+#include "config/config_loader.hpp"
+#include "inputs/input_generator.hpp"
+#include "reference/group_norm.hpp"
+#include "runtime/bandwidth_probe.hpp"
+#include "runtime/variant_runner.hpp"
+#include "runtime/vulkan_context.hpp"
+
+namespace gnbench {
+
+namespace {
+
+bool bitwise_equal(const GpuOutputs& a, const GpuOutputs& b) {
+  auto same = [](const Eigen::ArrayXf& x, const Eigen::ArrayXf& y) {
+    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
+  };
+  return same(a.grad_input, b.grad_input) && same(a.grad_weight, b.grad_weight) && same(a.grad_bias, b.grad_bias);
+}
+
+// Worse = failing before passing, then the larger scaled error.
+bool worse(const VerificationResult& a, const VerificationResult& b) {
+  if (a.pass != b.pass) return !a.pass;
+  auto worst = [](const VerificationResult& v) {
+    double w = 0;
+    for (const auto& t : v.tensors) w = std::max(w, t.max_scaled);
+    return w;
+  };
+  return worst(a) > worst(b);
+}
+
+uint64_t required_bytes(const Shape& s) { return 4 * (3 * s.elements() + 3 * uint64_t{s.channels}); }
+
+// Expected failures turn FAIL into XFAIL and PASS into XPASS.
+void apply_expectation(EntryRecord& e) {
+  if (!e.problem.expect.applies_to(e.variant)) return;
+  if (e.verdict == Verdict::kFail) {
+    e.verdict = Verdict::kXFail;
+    e.message = "expected failure (" + e.problem.expect.reason + "): " + e.message;
+  } else if (e.verdict == Verdict::kPass) {
+    e.verdict = Verdict::kXPass;
+    e.message = "unexpected pass: declared expected to fail (" + e.problem.expect.reason + ")";
+  }
+}
+
+}  // namespace
+
+BenchRunner::BenchRunner(BenchOptions options) : options_(std::move(options)) {
+  manifests_ = load_manifests(options_.kernel_folders);
+  if (options_.variants.empty()) {
+    for (const auto& v : manifests_) selected_.push_back(&v);
+  } else {
+    for (const auto& name : options_.variants) {
+      auto it = std::find_if(manifests_.begin(), manifests_.end(), [&](const auto& v) { return v.name == name; });
+      if (it == manifests_.end()) {
+        std::string known;
+        for (const auto& v : manifests_) known += (known.empty() ? "" : ", ") + v.name;
+        throw ConfigError("--variant '" + name + "': no such variant (variants: " + known + ")");
+      }
+      selected_.push_back(&*it);
+    }
+  }
+  ctx_ = std::make_unique<VulkanContext>(options_.context);
+}
+
+BenchRunner::~BenchRunner() = default;
+
+void BenchRunner::check_problems(const std::vector<Problem>& problems, const std::string& source) const {
+  std::set<std::string> names;
+  for (const auto& p : problems) {
+    if (!names.insert(p.name).second) throw ConfigError(source + ": problem '" + p.name + "' appears twice");
+    uint64_t extra = 0;
+    for (const VariantSpec* v : selected_)
+      if (not_applicable_reason(*v, p.shape, ctx_->info()).empty())
+        extra = std::max(extra, variant_extra_bytes(*v, p.shape, ctx_->info().limits.subgroup_size));
+    validate_against_device(p, ctx_->info().limits, extra, source);
+  }
+}
+
+RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress& progress,
+                            const std::atomic<bool>* stop) {
+  RunRecords records;
+  records.context.device = ctx_->info().to_json();
+  records.context.device_fingerprint = ctx_->info().fingerprint();
+  records.context.validation = ctx_->validation_enabled();
+  records.context.timing_mode = !options_.timing ? "none" : options_.cold && options_.hot ? "cold+hot" : options_.cold ? "cold" : "hot";
+
+  if (options_.timing && options_.measure_copy_bandwidth) {
+    progress("measuring copy bandwidth", 0, problems.size() * selected_.size());
+    CopyBandwidth copy = measure_copy_bandwidth(*ctx_, options_.kernel_folders.front());
+    records.context.copy_gbps = copy.gbps;
+    records.context.copy_bandwidth = {{"gbps", copy.gbps}, {"bytes_per_copy", copy.bytes_per_copy},
+                                      {"time_ns", to_json(copy.time_ns)}};
+  }
+
+  std::vector<CompiledVariant> compiled;
+  for (const VariantSpec* v : selected_) compiled.push_back(compile_variant(*ctx_, *v));
+
+  Transfer transfer(*ctx_);
+  const size_t total = problems.size() * selected_.size();
+  for (const Problem& problem : problems) {
+    std::vector<EntryRecord> entries(selected_.size());
+    for (size_t v = 0; v < selected_.size(); ++v) {
+      EntryRecord& e = entries[v];
+      e.problem = problem;
+      e.variant = selected_[v]->name;
+      e.declared_deterministic = selected_[v]->deterministic;
+      e.required_bytes = required_bytes(problem.shape);
+      if (selected_[v]->traffic_bytes)
+        e.actual_bytes = selected_[v]->traffic_bytes->evaluate(problem_variables(problem.shape, ctx_->info().limits.subgroup_size));
+      e.message = not_applicable_reason(*selected_[v], problem.shape, ctx_->info());
+      e.verdict = e.message.empty() ? Verdict::kPass : Verdict::kSkipped;
+    }
+
+    for (uint32_t trial = 0; trial < options_.trials; ++trial) {
+      if (stop && *stop) break;
+      const uint64_t seed = trial_seed(problem.seed, trial);
+      Inputs inputs = generate_inputs(problem.shape, problem.distribution, seed);
+      ReferenceOutputs ref = reference::backward(problem.shape, inputs, problem.eps);
+      DeviceInputs device_inputs(*ctx_, transfer, inputs);
+      if (trial == 0 && options_.dump_dir) dump_problem(*options_.dump_dir, problem, inputs, ref);
+
+      for (size_t v = 0; v < selected_.size(); ++v) {
+        EntryRecord& e = entries[v];
+        if (e.verdict == Verdict::kSkipped || e.verdict == Verdict::kError) continue;
+        if (stop && *stop) break;
+        progress(problem.name + " / " + e.variant + (options_.trials > 1 ? " trial " + std::to_string(trial + 1) : ""),
+                 records.entries.size() + v, total);
+        try {
+          VariantRunner runner(*ctx_, transfer, compiled[v], problem, device_inputs);
+          GpuOutputs out = runner.run_once();
+          VerificationResult check = verify(problem.shape, out, ref, problem.tolerances);
+          InvariantResult inv = check_invariants(problem.shape, inputs, problem.eps, out);
+          if (trial == 0 || worse(check, e.verification)) {
+            e.verification = check;
+            e.worst_trial = trial;
+            e.invariants = inv;
+          } else if (!inv.pass && e.invariants.pass) {
+            e.invariants = inv;
+          }
+          ++e.trials;
+          if (trial == 0 && options_.dump_dir) dump_outputs(*options_.dump_dir, problem, e.variant, out);
+          if (trial == 0) {
+            e.bitwise_reproducible = bitwise_equal(out, runner.run_once());
+            if (options_.timing) {
+              auto batch = [&](bool cold) { return [&runner, cold](uint32_t n) { return runner.sample(n, cold); }; };
+              if (options_.cold) e.cold = measure(batch(true), options_.sampling, runner.stage_names(), "cold");
+              if (options_.hot) e.hot = measure(batch(false), options_.sampling, runner.stage_names(), "hot");
+              // The timed runs must have computed the same right answer.
+              VerificationResult after = verify(problem.shape, runner.read_outputs(), ref, problem.tolerances);
+              e.checked_after_timing = true;
+              if (!after.pass && e.verification.pass) {
+                e.verification = after;
+                e.failed_after_timing = true;
+              }
+            }
+          }
+        } catch (const KernelTimeout& ex) {
+          e.verdict = Verdict::kError;
+          e.message = ex.what();
+        } catch (const vk::SystemError& ex) {
+          e.verdict = Verdict::kError;
+          e.message = std::string("Vulkan error: ") + ex.what();
+        } catch (const std::runtime_error& ex) {
+          if (dynamic_cast<const ConfigError*>(&ex)) throw;
+          e.verdict = Verdict::kError;
+          e.message = ex.what();
+        }
+      }
+    }
+    for (auto& e : entries) {
+      if (e.verdict == Verdict::kPass) {
+        bool ok = e.verification.pass && e.invariants.pass;
+        if (!ok) {
+          e.verdict = Verdict::kFail;
+          e.message = !e.verification.pass
+                          ? (e.failed_after_timing ? "after timing: " : "") + e.verification.summary()
+                          : "invariant violated: " + e.invariants.failure;
+        } else if (e.bitwise_reproducible == false && e.declared_deterministic) {
+          e.verdict = Verdict::kFail;
+          e.message = "declared deterministic, but two runs on the same inputs differ bitwise";
+        }
+      }
+      if (e.trials == 0 && e.verdict == Verdict::kPass) continue;  // interrupted before it ran
+      apply_expectation(e);
+      records.entries.push_back(std::move(e));
+    }
+    if (stop && *stop) {
+      records.context.complete = false;
+      break;
+    }
+  }
+  progress("done", records.entries.size(), total);
+  return records;
+}
+
+}  // namespace gnbench

@@ -1,0 +1,410 @@
+// Input generation that is bit-identical on every platform. std::mt19937_64 is fully
+// specified by the standard, but std::*_distribution and libm's log/exp/sin are not, so every
+// transform below uses only IEEE-754 + - * / and sqrt (correctly rounded everywhere) and the
+// exact frexp/ldexp. Assumes FLT_EVAL_METHOD == 0 (SSE2 / any 64-bit target).
+#include "inputs/input_generator.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+// Fusing a*b+c into an FMA rounds once instead of twice and would change the last bit of
+// some draws between targets with and without FMA, so contraction is off in this file
+// (clang ignores this only when forced with -ffp-contract=fast).
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+namespace gnbench {
+namespace {
+
+// ---- Deterministic elementary functions ------------------------------------------------
+
+constexpr double kLn2 = 0.69314718055994530942;
+constexpr double kLog2e = 1.44269504088896340736;
+constexpr double kSqrtHalf = 0.70710678118654752440;
+
+// Series coefficients, computed at compile time (so identical on every target).
+constexpr std::array<double, 13> kAtanhCoeffs = [] {
+  std::array<double, 13> c{};  // c[k] = 1 / (2k + 1)
+  for (int k = 0; k < 13; ++k) c[static_cast<size_t>(k)] = 1.0 / (2 * k + 1);
+  return c;
+}();
+constexpr std::array<double, 15> kExpCoeffs = [] {
+  std::array<double, 15> c{};  // c[i] = 1 / i!
+  c[0] = 1.0;
+  for (int i = 1; i < 15; ++i) c[static_cast<size_t>(i)] = c[static_cast<size_t>(i - 1)] / i;
+  return c;
+}();
+
+// Natural log for finite x > 0: x = m * 2^e with m in [sqrt(1/2), sqrt(2)), then
+// log(m) = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.172, as an odd series (error < 1e-17).
+double det_log(double x) {
+  int e = 0;
+  double m = std::frexp(x, &e);
+  if (m < kSqrtHalf) {
+    m *= 2.0;
+    --e;
+  }
+  const double s = (m - 1.0) / (m + 1.0);
+  const double s2 = s * s;
+  double series = 0.0;
+  for (size_t k = kAtanhCoeffs.size(); k-- > 0;) series = series * s2 + kAtanhCoeffs[k];
+  return e * kLn2 + 2.0 * s * series;
+}
+
+// e^x: x = k ln2 + r with |r| <= ln2/2, Taylor series of e^r (error < 1e-17), scaled by 2^k.
+double det_exp(double x) {
+  if (x > 709.0) return HUGE_VAL;
+  if (x < -745.0) return 0.0;
+  const double k = std::floor(x * kLog2e + 0.5);
+  const double r = x - k * kLn2;
+  double p = 0.0;
+  for (size_t i = kExpCoeffs.size(); i-- > 0;) p = p * r + kExpCoeffs[i];
+  return std::ldexp(p, static_cast<int>(k));
+}
+
+// ---- Seeds and streams -----------------------------------------------------------------
+
+// splitmix64's finalizer: a bijection on 64 bits with full avalanche.
+uint64_t mix64(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
+
+// One generator per tensor, so changing how one tensor is drawn never shifts another.
+enum class Stream : uint64_t { kX = 1, kGradOut = 2, kWeight = 3, kGroupParams = 4 };
+
+uint64_t stream_seed(uint64_t seed, Stream stream) {
+  return mix64(mix64(seed) + static_cast<uint64_t>(stream) * kGolden);
+}
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : engine_(seed) {}
+
+  // [0, 1) with 53 random bits.
+  double uniform01() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
+  double uniform(double lo, double hi) { return lo + (hi - lo) * uniform01(); }
+  // [-1, 1); the polar methods reject the corners and the origin.
+  double symmetric() { return 2.0 * uniform01() - 1.0; }
+  bool coin() { return (engine_() >> 63) != 0; }
+
+  // Unbiased integer in [0, n) by rejection (n > 0).
+  uint64_t below(uint64_t n) {
+    const uint64_t threshold = (0 - n) % n;  // 2^64 mod n
+    for (;;) {
+      const uint64_t r = engine_();
+      if (r >= threshold) return r % n;
+    }
+  }
+
+  // N(0, 1) by Marsaglia's polar method: needs log and sqrt but no sin/cos.
+  double normal() {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    for (;;) {
+      const double u = symmetric(), v = symmetric();
+      const double w = u * u + v * v;
+      if (w >= 1.0 || w == 0.0) continue;
+      const double f = std::sqrt(-2.0 * det_log(w) / w);
+      spare_ = v * f;
+      has_spare_ = true;
+      return u * f;
+    }
+  }
+
+  // Student-t with `dof` degrees of freedom by Bailey's polar method:
+  // t = u * sqrt(dof * (w^(-2/dof) - 1) / w). Draws beyond `limit` (or overflowing) are
+  // redrawn, so float32 sums of squares in the kernels stay finite.
+  double student_t(double dof, double limit) {
+    for (;;) {
+      const double u = symmetric(), v = symmetric();
+      const double w = u * u + v * v;
+      if (w >= 1.0 || w == 0.0) continue;
+      const double t = u * std::sqrt(dof * (det_exp(-2.0 / dof * det_log(w)) - 1.0) / w);
+      if (std::abs(t) <= limit) return t;  // also rejects NaN and inf
+    }
+  }
+
+ private:
+  std::mt19937_64 engine_;
+  double spare_ = 0.0;
+  bool has_spare_ = false;
+};
+
+// ---- Distributions ---------------------------------------------------------------------
+
+enum class Kind {
+  kNormal,
+  kUniform,
+  kLargeMean,
+  kNearConstant,
+  kWeightZeros,
+  kHeavyTail,
+  kGradScale
+};
+
+struct KindEntry {
+  Kind kind;
+  DistributionInfo info;
+  bool has_param;
+};
+
+const std::vector<KindEntry>& kind_table() {
+  static const std::vector<KindEntry> table = {
+      {Kind::kNormal,
+       {"normal", "x, grad_out ~ N(0,1); weight ~ N(1, 0.5). No param.", 0.0},
+       false},
+      {Kind::kUniform,
+       {"uniform", "x, grad_out ~ U(-1,1); weight ~ U(0.5, 1.5). No param.", 0.0},
+       false},
+      {Kind::kLargeMean,
+       {"large_mean",
+        "each (n, group) has std s (log-uniform in [0.1, 10]) and mean +-param*s; "
+        "param = |mean|/std, meaningful 1e1..1e4",
+        1e3},
+       true},
+      {Kind::kNearConstant,
+       {"near_constant",
+        "per batch item every 4th group exactly constant, half the groups a random constant "
+        "plus noise of std param*1e-3 (variance far below eps), the rest N(0,1) (with G = 1 "
+        "the pattern runs over the batch); grad_out ~ N(0,1)",
+        1e-3},
+       true},
+      {Kind::kWeightZeros,
+       {"weight_zeros",
+        "as normal, but a fraction param of the weights exactly 0 and the rest of mixed sign",
+        0.25},
+       true},
+      {Kind::kHeavyTail,
+       {"heavy_tail",
+        "x, grad_out ~ Student-t with param degrees of freedom (|value| <= 1e8); "
+        "weight ~ N(1, 0.5)",
+        2.0},
+       true},
+      {Kind::kGradScale,
+       {"grad_scale", "as normal, but grad_out multiplied by param (e.g. 1e-6 or 1e6)", 1e-6},
+       true},
+  };
+  return table;
+}
+
+const KindEntry& find_kind(const std::string& kind) {
+  for (const auto& entry : kind_table())
+    if (entry.info.kind == kind) return entry;
+  std::string known;
+  for (const auto& entry : kind_table()) known += (known.empty() ? "" : ", ") + entry.info.kind;
+  throw std::invalid_argument("unknown distribution kind '" + kind + "' (known: " + known + ")");
+}
+
+std::string format_param(double param) {
+  std::ostringstream out;
+  out << param;
+  return out.str();
+}
+
+// The param a draw actually uses: the default for 0, else validated for the kind.
+double resolve_param(const KindEntry& entry, double param) {
+  const std::string& name = entry.info.kind;
+  if (!std::isfinite(param))
+    throw std::invalid_argument("distribution '" + name + "': param must be finite");
+  if (!entry.has_param) {
+    if (param != 0.0)
+      throw std::invalid_argument("distribution '" + name + "' takes no param (got " +
+                                  format_param(param) + ")");
+    return 0.0;
+  }
+  if (param == 0.0) return entry.info.default_param;
+  if (param < 0.0)
+    throw std::invalid_argument("distribution '" + name + "': param must be positive");
+  if (entry.kind == Kind::kWeightZeros && param >= 1.0)
+    throw std::invalid_argument("distribution 'weight_zeros': param (zero fraction) must be < 1");
+  return param;
+}
+
+constexpr double kHeavyTailLimit = 1e8;
+
+// Large tensors are drawn in fixed chunks, each from its own generator seeded by the chunk
+// index, so the result does not depend on how many threads ran or in which order.
+constexpr Eigen::Index kChunk = Eigen::Index{1} << 16;
+
+// a[i] = draw(i, rng), rng being the generator of i's chunk.
+template <typename Draw>
+void fill_chunked(Eigen::ArrayXf& a, uint64_t seed, const Draw& draw) {
+  const Eigen::Index size = a.size();
+  const Eigen::Index chunks = (size + kChunk - 1) / kChunk;
+  std::atomic<Eigen::Index> next{0};
+  const auto worker = [&] {
+    for (Eigen::Index j = next++; j < chunks; j = next++) {
+      Rng rng(mix64(seed + static_cast<uint64_t>(j) * kGolden));
+      const Eigen::Index end = std::min(size, (j + 1) * kChunk);
+      for (Eigen::Index i = j * kChunk; i < end; ++i) a[i] = static_cast<float>(draw(i, rng));
+    }
+  };
+  const auto threads = std::min<Eigen::Index>(
+      chunks, std::clamp<Eigen::Index>(std::thread::hardware_concurrency(), 1, 64));
+  std::vector<std::thread> pool;
+  for (Eigen::Index t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& thread : pool) thread.join();
+}
+
+// Turns normal's weights into weight_zeros': a fraction `zero_fraction` of the channels (chosen
+// by a shuffle) become 0 and the rest alternate in sign, keeping their magnitudes. With >= 3
+// channels there is always at least one zero, one positive and one negative weight.
+void apply_weight_zeros(Eigen::ArrayXf& weight, Rng& rng, double zero_fraction) {
+  const Eigen::Index c = weight.size();
+  std::vector<Eigen::Index> order(static_cast<size_t>(c));
+  for (Eigen::Index i = 0; i < c; ++i) order[static_cast<size_t>(i)] = i;
+  for (Eigen::Index i = c - 1; i > 0; --i)  // Fisher-Yates; std::shuffle is not portable
+    std::swap(order[static_cast<size_t>(i)],
+              order[static_cast<size_t>(rng.below(static_cast<uint64_t>(i) + 1))]);
+  auto zeros = static_cast<Eigen::Index>(std::floor(zero_fraction * static_cast<double>(c) + 0.5));
+  if (c >= 3) zeros = std::clamp<Eigen::Index>(zeros, 1, c - 2);
+  for (Eigen::Index i = 0; i < c; ++i) {
+    float& w = weight[order[static_cast<size_t>(i)]];
+    if (i < zeros)
+      w = 0.0f;
+    else
+      w = (i - zeros) % 2 == 0 ? std::abs(w) : -std::abs(w);
+  }
+}
+
+}  // namespace
+
+const std::vector<DistributionInfo>& distribution_kinds() {
+  static const std::vector<DistributionInfo> kinds = [] {
+    std::vector<DistributionInfo> out;
+    for (const auto& entry : kind_table()) out.push_back(entry.info);
+    return out;
+  }();
+  return kinds;
+}
+
+bool is_distribution_kind(const std::string& kind) {
+  for (const auto& entry : kind_table())
+    if (entry.info.kind == kind) return true;
+  return false;
+}
+
+uint64_t trial_seed(uint64_t problem_seed, uint32_t trial) {
+  if (trial == 0) return problem_seed;
+  // mix64 is a bijection and trial * kGolden is distinct for every trial, so the trials of
+  // one problem never share a seed.
+  return mix64(problem_seed + uint64_t{trial} * kGolden);
+}
+
+Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uint64_t seed) {
+  const KindEntry& entry = find_kind(distribution.kind);
+  const double param = resolve_param(entry, distribution.param);
+  if (shape.groups == 0 || shape.channels % shape.groups != 0)
+    throw std::invalid_argument("channels (" + std::to_string(shape.channels) +
+                                ") must be a multiple of groups (" + std::to_string(shape.groups) +
+                                ")");
+
+  const auto elements = static_cast<Eigen::Index>(shape.elements());
+  const auto group_size = static_cast<Eigen::Index>(shape.group_size());
+  const Eigen::Index group_count = Eigen::Index{shape.batch} * shape.groups;
+  const uint64_t x_seed = stream_seed(seed, Stream::kX);
+  const uint64_t grad_seed = stream_seed(seed, Stream::kGradOut);
+  Rng weight_rng(stream_seed(seed, Stream::kWeight));
+  Rng group_rng(stream_seed(seed, Stream::kGroupParams));
+
+  Inputs in;
+  in.x.resize(elements);
+  in.grad_out.resize(elements);
+  in.weight.resize(shape.channels);
+  const auto normal = [](Eigen::Index, Rng& rng) { return rng.normal(); };
+  const auto uniform = [](Eigen::Index, Rng& rng) { return rng.symmetric(); };
+  const auto student_t = [param](Eigen::Index, Rng& rng) {
+    return rng.student_t(param, kHeavyTailLimit);
+  };
+
+  // x. The "as normal" kinds share normal's draws, so for one seed they differ from "normal"
+  // only in what the kind changes.
+  switch (entry.kind) {
+    case Kind::kUniform:
+      fill_chunked(in.x, x_seed, uniform);
+      break;
+    case Kind::kLargeMean: {
+      Eigen::ArrayXd mean(group_count), stddev(group_count);
+      for (Eigen::Index k = 0; k < group_count; ++k) {
+        stddev[k] = det_exp(det_log(0.1) + group_rng.uniform01() * det_log(100.0));
+        mean[k] = (group_rng.coin() ? param : -param) * stddev[k];
+      }
+      fill_chunked(in.x, x_seed, [&](Eigen::Index i, Rng& rng) {
+        const Eigen::Index k = i / group_size;
+        return mean[k] + stddev[k] * rng.normal();
+      });
+      break;
+    }
+    case Kind::kNearConstant: {
+      // Group pattern r % 4: 0 exactly constant, 1 and 3 a constant plus tiny noise, 2
+      // ordinary. r runs along the groups of each batch item, so each has a constant group;
+      // with G = 1 along the batch as n ^ 1, so a single item is the noisy kind.
+      Eigen::ArrayXd level(group_count);
+      for (Eigen::Index k = 0; k < group_count; ++k) level[k] = group_rng.normal();
+      const double noise = param * 1e-3;
+      fill_chunked(in.x, x_seed, [&](Eigen::Index i, Rng& rng) {
+        const Eigen::Index k = i / group_size;
+        const Eigen::Index r = shape.groups > 1 ? k % shape.groups : k ^ 1;
+        if (r % 4 == 0) return level[k];
+        if (r % 2 == 1) return level[k] + noise * rng.normal();
+        return rng.normal();
+      });
+      break;
+    }
+    case Kind::kHeavyTail:
+      fill_chunked(in.x, x_seed, student_t);
+      break;
+    default:
+      fill_chunked(in.x, x_seed, normal);
+  }
+
+  // grad_out
+  switch (entry.kind) {
+    case Kind::kUniform:
+      fill_chunked(in.grad_out, grad_seed, uniform);
+      break;
+    case Kind::kHeavyTail:
+      fill_chunked(in.grad_out, grad_seed, student_t);
+      break;
+    case Kind::kGradScale:
+      fill_chunked(in.grad_out, grad_seed,
+                   [param](Eigen::Index, Rng& rng) { return param * rng.normal(); });
+      break;
+    default:
+      fill_chunked(in.grad_out, grad_seed, normal);
+  }
+
+  // weight: [C] is small, one sequential stream.
+  for (Eigen::Index c = 0; c < in.weight.size(); ++c) {
+    const double w = entry.kind == Kind::kUniform ? weight_rng.uniform(0.5, 1.5)
+                                                  : 1.0 + 0.5 * weight_rng.normal();
+    in.weight[c] = static_cast<float>(w);
+  }
+  if (entry.kind == Kind::kWeightZeros) apply_weight_zeros(in.weight, weight_rng, param);
+
+  if (!in.x.allFinite() || !in.grad_out.allFinite() || !in.weight.allFinite())
+    throw std::invalid_argument("distribution '" + entry.info.kind + "' with param " +
+                                format_param(param) + " overflows float32");
+  return in;
+}
+
+}  // namespace gnbench

@@ -1,0 +1,161 @@
+// gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan.
+// This file only wires the command line (CLI11) to the subcommands in commands/.
+#include <csignal>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "commands/commands.hpp"
+#include "config/config_error.hpp"
+#include "inputs/input_generator.hpp"
+#include "runtime/manifest.hpp"
+#include "runtime/vulkan_context.hpp"
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void on_sigint(int) { g_stop = true; }
+
+std::string join_args(int argc, char** argv) {
+  std::string s;
+  for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace gnbench;
+  CLI::App app{"gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan"};
+  app.set_version_flag("--version", std::string(GNBENCH_VERSION) + " (" + GNBENCH_GIT_REVISION + ")");
+  app.require_subcommand(1);
+
+  // --- run ---
+  RunCommand run;
+  run.command_line = join_args(argc, argv);
+  std::vector<std::string> kernel_dirs;
+  std::string variants, mode = "cold";
+  Problem one_off;
+  one_off.name = "cli";
+  double eps = 1e-5, kernel_timeout_s = 60;
+  uint32_t samples = 0;
+  std::string distribution = "normal";
+  std::string json_out, csv_out, md_out, dump_dir;
+  bool no_timing = false;
+  auto* run_cmd = app.add_subcommand("run", "Verify and time kernel variants on problems");
+  run_cmd->add_option("configs", run.configs, "JSON problem configuration files")->check(CLI::ExistingPath);
+  auto* batch = run_cmd->add_option("--batch,-N", one_off.shape.batch, "One-off problem: batch size N")->group("One-off problem");
+  auto* channels = run_cmd->add_option("--channels,-C", one_off.shape.channels, "channels C")->group("One-off problem");
+  auto* spatial = run_cmd->add_option("--spatial", one_off.shape.spatial, "spatial size H*W")->group("One-off problem");
+  auto* groups = run_cmd->add_option("--groups,-G", one_off.shape.groups, "groups G")->group("One-off problem");
+  batch->needs(channels, spatial, groups);
+  channels->needs(batch, spatial, groups);
+  spatial->needs(batch, channels, groups);
+  groups->needs(batch, channels, spatial);
+  run_cmd->add_option("--eps", eps, "epsilon of the one-off problem")->capture_default_str()->group("One-off problem");
+  run_cmd->add_option("--seed", one_off.seed, "RNG seed of the one-off problem")->group("One-off problem");
+  run_cmd->add_option("--distribution", distribution, "input distribution of the one-off problem")
+      ->capture_default_str()
+      ->group("One-off problem");
+  run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests")->check(CLI::ExistingDirectory);
+  run_cmd->add_option("--variant", variants, "Variants to run, comma separated (default: all)");
+  run_cmd->add_option("--device", run.bench.context.device, "Device index or name substring (see `gnbench devices`)");
+  run_cmd->add_flag("--validate", run.bench.context.validation, "Enable the Khronos validation layer");
+  run_cmd->add_option("--kernel-timeout", kernel_timeout_s, "Seconds before a submission counts as hung")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  run_cmd->add_option("--trials", run.bench.trials, "Fresh random inputs per problem; all must pass")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000u));
+  run_cmd->add_option("--warmup", run.bench.sampling.warmup, "Untimed runs before sampling")
+      ->capture_default_str()
+      ->check(CLI::Range(0u, 10000u))
+      ->group("Timing");
+  run_cmd->add_option("--samples", samples, "Exactly this many samples (disables the noise criterion)")
+      ->check(CLI::Range(1u, 1000000u))
+      ->group("Timing");
+  run_cmd->add_option("--min-samples", run.bench.sampling.min_samples, "Fewest samples before stopping")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000000u))
+      ->group("Timing");
+  run_cmd->add_option("--min-time", run.bench.sampling.min_time_s, "Least accumulated GPU seconds before stopping")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber)
+      ->group("Timing");
+  run_cmd->add_option("--max-noise", run.bench.sampling.max_noise, "Stop when stdev/mean falls below this")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->group("Timing");
+  run_cmd->add_option("--timeout", run.bench.sampling.timeout_s, "Seconds per entry before giving up on the noise target")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->group("Timing");
+  run_cmd->add_option("--mode", mode, "cold (flush caches between samples), hot (back to back) or both")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"cold", "hot", "both"}))
+      ->group("Timing");
+  run_cmd->add_flag("--no-timing", no_timing, "Verify only")->group("Timing");
+  run_cmd->add_option("--json", json_out, "Write the results file (Google Benchmark layout)")->group("Output");
+  run_cmd->add_option("--dump", dump_dir, "Write inputs, reference and outputs as .npy under this folder")->group("Output");
+  run_cmd->add_flag("--force", run.force, "Replace existing output files")->group("Output");
+  run_cmd->add_flag("--quiet,-q", run.quiet, "No progress on stderr")->group("Output");
+
+  // --- devices, kernels ---
+  bool devices_json = false;
+  auto* devices_cmd = app.add_subcommand("devices", "List Vulkan devices and their key limits");
+  devices_cmd->add_flag("--json", devices_json, "Print JSON");
+  KernelsCommand kernels;
+  std::vector<std::string> list_dirs;
+  auto* kernels_cmd = app.add_subcommand("kernels", "List kernel variants from the manifests");
+  kernels_cmd->add_option("--kernels", list_dirs, "Extra folder(s) of kernel manifests")->check(CLI::ExistingDirectory);
+  kernels_cmd->add_flag("--json", kernels.json, "Print JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+
+  try {
+    if (*devices_cmd) return devices_command(devices_json);
+    if (*kernels_cmd) {
+      kernels.kernel_folders.push_back(default_kernels_folder());
+      for (const auto& d : list_dirs) kernels.kernel_folders.push_back(d);
+      return kernels_command(kernels);
+    }
+    // run
+    run.bench.kernel_folders.push_back(default_kernels_folder());
+    for (const auto& d : kernel_dirs) run.bench.kernel_folders.push_back(d);
+    for (size_t start = 0; !variants.empty() && start <= variants.size();) {
+      size_t comma = variants.find(',', start);
+      std::string name = variants.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (name.empty()) throw ConfigError("--variant '" + variants + "': empty variant name");
+      run.bench.variants.push_back(name);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    run.bench.context.fence_timeout = std::chrono::milliseconds(static_cast<int64_t>(kernel_timeout_s * 1000));
+    if (samples) run.bench.sampling.fixed_samples = samples;
+    run.bench.timing = !no_timing;
+    run.bench.cold = mode != "hot";
+    run.bench.hot = mode != "cold";
+    if (*batch) {
+      if (!is_distribution_kind(distribution))
+        throw ConfigError("--distribution '" + distribution + "': unknown distribution");
+      one_off.eps = static_cast<float>(eps);
+      one_off.distribution.kind = distribution;
+      run.one_off = one_off;
+    }
+    if (!json_out.empty()) run.json_out = json_out;
+    if (!dump_dir.empty()) run.bench.dump_dir = dump_dir;
+    std::signal(SIGINT, on_sigint);
+    return run_command(run, &g_stop);
+  } catch (const ConfigError& e) {
+    std::cerr << "gnbench: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "gnbench: error: " << e.what() << "\n";
+    return 1;
+  }
+}

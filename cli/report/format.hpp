@@ -1,0 +1,22 @@
+// Small number formatting shared by the printers.
+#pragma once
+
+#include <cstdio>
+#include <string>
+
+#include "config/problem.hpp"
+
+namespace gnbench {
+
+inline std::string format(const char* fmt, double value) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, value);
+  return buf;
+}
+
+inline std::string shape_label(const Shape& s) {
+  return std::to_string(s.batch) + "x" + std::to_string(s.channels) + "x" + std::to_string(s.spatial) + "/" +
+         std::to_string(s.groups);
+}
+
+}  // namespace gnbench

@@ -1,0 +1,73 @@
+// What a run produced, one record per problem x variant, plus the run's context. Every
+// printer (table, JSON, CSV, Markdown) and `compare` read these; nothing else is shared.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "config/problem.hpp"
+#include "timing/sampler.hpp"
+#include "verify/invariants.hpp"
+#include "verify/metrics.hpp"
+
+namespace gnbench {
+
+enum class Verdict { kPass, kFail, kXFail, kXPass, kSkipped, kError };
+std::string verdict_name(Verdict v);  // "PASS", "FAIL", "XFAIL", "XPASS", "SKIP", "ERROR"
+Verdict verdict_from_name(const std::string& name);
+
+// Failures that end the run with exit code 1.
+inline bool is_failure(Verdict v) { return v == Verdict::kFail || v == Verdict::kError; }
+
+struct EntryRecord {
+  Problem problem;
+  std::string variant;
+  Verdict verdict = Verdict::kSkipped;
+  std::string message;  // failure line, skip reason, error or expected-failure reason
+
+  uint32_t trials = 0;       // trials run; verification is the worst of them
+  uint32_t worst_trial = 0;  // its index (seed = trial_seed(problem.seed, worst_trial))
+  VerificationResult verification;
+  InvariantResult invariants;
+  bool checked_after_timing = false;  // outputs of the timed runs were verified too
+  bool failed_after_timing = false;   // ...and were wrong although the first run was right
+  std::optional<bool> bitwise_reproducible;  // two runs on the same inputs, same bits
+  bool declared_deterministic = true;        // from the manifest
+
+  std::optional<TimingResult> cold, hot;
+  uint64_t required_bytes = 0;  // read x, grad_out, weight once; write the outputs once
+  uint64_t actual_bytes = 0;    // the variant's own traffic model (0 = not declared)
+
+  // Cold when measured, else hot; nullptr when not timed.
+  const TimingResult* headline() const { return cold ? &*cold : hot ? &*hot : nullptr; }
+  double worst_scaled_error() const;
+  std::string name() const { return problem.name + "/" + variant; }
+};
+
+struct RunContext {
+  std::string gnbench_version = GNBENCH_VERSION;
+  std::string git_revision = GNBENCH_GIT_REVISION;
+  std::string build_type = GNBENCH_BUILD_TYPE;
+  std::string command_line;
+  std::string date;  // ISO 8601, local time with offset
+  std::string host_name;
+  nlohmann::json device;  // DeviceInfo::to_json()
+  std::string device_fingerprint;
+  double copy_gbps = 0;  // measured copy bandwidth (0 = not measured)
+  nlohmann::json copy_bandwidth;
+  bool validation = false;
+  bool complete = true;  // false when interrupted
+  std::vector<std::string> configs;
+  std::string timing_mode;
+};
+
+struct RunRecords {
+  RunContext context;
+  std::vector<EntryRecord> entries;
+};
+
+}  // namespace gnbench

@@ -1,0 +1,282 @@
+#include "report/results_json.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "config/config_error.hpp"
+
+namespace gnbench {
+
+using nlohmann::json;
+
+namespace {
+
+json problem_to_json(const Problem& p) {
+  auto tol = [](const TensorTolerance& t) { return json{{"l2_rel", t.l2_rel}, {"max_scaled", t.max_scaled}}; };
+  json j{{"name", p.name},
+         {"batch", p.shape.batch},
+         {"channels", p.shape.channels},
+         {"spatial", p.shape.spatial},
+         {"groups", p.shape.groups},
+         {"eps", p.eps},
+         {"seed", p.seed},
+         {"distribution", {{"kind", p.distribution.kind}, {"param", p.distribution.param}}},
+         {"tolerances",
+          {{"grad_input", tol(p.tolerances.grad_input)},
+           {"grad_weight", tol(p.tolerances.grad_weight)},
+           {"grad_bias", tol(p.tolerances.grad_bias)}}}};
+  if (p.expect.expect_fail)
+    j["expect"] = {{"verdict", "fail"}, {"reason", p.expect.reason}, {"variants", p.expect.variants}};
+  return j;
+}
+
+Problem problem_from_json(const json& j) {
+  Problem p;
+  p.name = j.at("name");
+  p.shape = {j.at("batch"), j.at("channels"), j.at("spatial"), j.at("groups")};
+  p.eps = j.at("eps").get<float>();
+  p.seed = j.at("seed");
+  p.distribution = {j.at("distribution").at("kind"), j.at("distribution").at("param")};
+  auto tol = [](const json& t) { return TensorTolerance{t.at("l2_rel"), t.at("max_scaled")}; };
+  const json& t = j.at("tolerances");
+  p.tolerances = {tol(t.at("grad_input")), tol(t.at("grad_weight")), tol(t.at("grad_bias"))};
+  if (j.contains("expect"))
+    p.expect = {true, j["expect"].at("reason"), j["expect"].at("variants").get<std::vector<std::string>>()};
+  return p;
+}
+
+json tensor_to_json(const TensorMetrics& t) {
+  return {{"tensor", t.tensor},        {"elements", t.elements},   {"max_abs", t.max_abs},
+          {"max_rel", t.max_rel},      {"l2_rel", t.l2_rel},       {"max_scaled", t.max_scaled},
+          {"nonfinite", t.nonfinite},  {"unwritten", t.unwritten}, {"worst", t.worst.str()},
+          {"worst_gpu", t.worst_gpu},  {"worst_ref", t.worst_ref}, {"pass", t.pass},
+          {"failure", t.failure}};
+}
+
+TensorMetrics tensor_from_json(const json& j) {
+  TensorMetrics t;
+  t.tensor = j.at("tensor");
+  t.elements = j.at("elements");
+  t.max_abs = j.at("max_abs");
+  t.max_rel = j.at("max_rel");
+  t.l2_rel = j.at("l2_rel");
+  t.max_scaled = j.at("max_scaled");
+  t.nonfinite = j.at("nonfinite");
+  t.unwritten = j.at("unwritten");
+  t.worst_gpu = j.at("worst_gpu");
+  t.worst_ref = j.at("worst_ref");
+  t.pass = j.at("pass");
+  t.failure = j.at("failure");
+  return t;
+}
+
+json timing_to_json(const TimingResult& t) {
+  json stages = json::array();
+  for (size_t i = 0; i < t.stages.size(); ++i)
+    stages.push_back({{"name", t.stage_names[i]}, {"ns", to_json(t.stages[i])}});
+  return {{"mode", t.mode},
+          {"ns", to_json(t.total)},
+          {"stages", stages},
+          {"noise_target_reached", t.noise_target_reached},
+          {"wall_s", t.wall_s},
+          {"samples_ns", t.samples_ns}};
+}
+
+TimingResult timing_from_json(const json& j) {
+  TimingResult t;
+  t.mode = j.at("mode");
+  t.total = statistics_from_json(j.at("ns"));
+  for (const auto& s : j.at("stages")) {
+    t.stage_names.push_back(s.at("name"));
+    t.stages.push_back(statistics_from_json(s.at("ns")));
+  }
+  t.noise_target_reached = j.at("noise_target_reached");
+  t.wall_s = j.at("wall_s");
+  t.samples_ns = j.at("samples_ns").get<std::vector<double>>();
+  return t;
+}
+
+json entry_to_json(const EntryRecord& e, double copy_gbps) {
+  json tensors = json::array();
+  for (const auto& t : e.verification.tensors) tensors.push_back(tensor_to_json(t));
+  json j{{"problem", problem_to_json(e.problem)},
+         {"variant", e.variant},
+         {"verdict", verdict_name(e.verdict)},
+         {"message", e.message},
+         {"trials", e.trials},
+         {"worst_trial", e.worst_trial},
+         {"verification", {{"pass", e.verification.pass}, {"tensors", tensors}}},
+         {"invariants",
+          {{"pass", e.invariants.pass},
+           {"worst_sum_violation", e.invariants.worst_sum_violation},
+           {"worst_xhat_violation", e.invariants.worst_xhat_violation},
+           {"worst_bias_violation", e.invariants.worst_bias_violation},
+           {"failure", e.invariants.failure}}},
+         {"checked_after_timing", e.checked_after_timing},
+         {"failed_after_timing", e.failed_after_timing},
+         {"bitwise_reproducible", e.bitwise_reproducible ? json(*e.bitwise_reproducible) : json(nullptr)},
+         {"declared_deterministic", e.declared_deterministic},
+         {"required_bytes", e.required_bytes},
+         {"actual_bytes", e.actual_bytes}};
+  if (const TimingResult* t = e.headline(); t && t->total.median > 0) {
+    double gbps = double(e.required_bytes) / t->total.median;
+    j["gbps_required"] = gbps;
+    if (e.actual_bytes) j["gbps_actual"] = double(e.actual_bytes) / t->total.median;
+    if (copy_gbps > 0) {
+      j["pct_copy_required"] = 100 * gbps / copy_gbps;
+      if (e.actual_bytes) j["pct_copy_actual"] = 100 * double(e.actual_bytes) / t->total.median / copy_gbps;
+    }
+  }
+  if (e.cold) j["cold"] = timing_to_json(*e.cold);
+  if (e.hot) j["hot"] = timing_to_json(*e.hot);
+  return j;
+}
+
+EntryRecord entry_from_json(const json& j) {
+  EntryRecord e;
+  e.problem = problem_from_json(j.at("problem"));
+  e.variant = j.at("variant");
+  e.verdict = verdict_from_name(j.at("verdict"));
+  e.message = j.at("message");
+  e.trials = j.at("trials");
+  e.worst_trial = j.at("worst_trial");
+  e.verification.pass = j.at("verification").at("pass");
+  for (const auto& t : j.at("verification").at("tensors")) e.verification.tensors.push_back(tensor_from_json(t));
+  const json& inv = j.at("invariants");
+  e.invariants.pass = inv.at("pass");
+  e.invariants.worst_sum_violation = inv.at("worst_sum_violation");
+  e.invariants.worst_xhat_violation = inv.at("worst_xhat_violation");
+  e.invariants.worst_bias_violation = inv.at("worst_bias_violation");
+  e.invariants.failure = inv.at("failure");
+  e.checked_after_timing = j.at("checked_after_timing");
+  e.failed_after_timing = j.value("failed_after_timing", false);
+  if (!j.at("bitwise_reproducible").is_null()) e.bitwise_reproducible = j["bitwise_reproducible"].get<bool>();
+  e.declared_deterministic = j.at("declared_deterministic");
+  e.required_bytes = j.at("required_bytes");
+  e.actual_bytes = j.at("actual_bytes");
+  if (j.contains("cold")) e.cold = timing_from_json(j["cold"]);
+  if (j.contains("hot")) e.hot = timing_from_json(j["hot"]);
+  return e;
+}
+
+// Google Benchmark's per-repetition and aggregate entries for one timing mode.
+void append_benchmark_entries(json& out, const std::string& name, const TimingResult* t, uint64_t bytes,
+                              int family, json gnbench_record) {
+  auto base = [&](const std::string& entry_name, const std::string& run_type) {
+    return json{{"name", entry_name},      {"family_index", family}, {"per_family_instance_index", 0},
+                {"run_name", name},        {"run_type", run_type},   {"threads", 1},
+                {"time_unit", "us"}};
+  };
+  const size_t n = t ? t->samples_ns.size() : 0;
+  for (size_t i = 0; i < n; ++i) {
+    json j = base(name, "iteration");
+    double us = t->samples_ns[i] / 1e3;
+    j.update({{"repetitions", n}, {"repetition_index", i}, {"iterations", 1}, {"real_time", us},
+              {"cpu_time", us}, {"bytes_per_second", double(bytes) / (us * 1e-6)}});
+    out.push_back(j);
+  }
+  auto aggregate = [&](const std::string& agg, double value_us, bool is_time) {
+    json j = base(name + "_" + agg, "aggregate");
+    j.update({{"aggregate_name", agg}, {"aggregate_unit", is_time ? "time" : "percentage"}, {"repetitions", n},
+              {"iterations", n}, {"real_time", value_us}, {"cpu_time", value_us}});
+    if (is_time && value_us > 0) j["bytes_per_second"] = double(bytes) / (value_us * 1e-6);
+    return j;
+  };
+  if (n) out.push_back(aggregate("mean", t->total.mean / 1e3, true));
+  json median = aggregate("median", t ? t->total.median / 1e3 : 0.0, true);
+  if (!gnbench_record.is_null()) median["gnbench"] = std::move(gnbench_record);
+  out.push_back(median);
+  if (n) {
+    out.push_back(aggregate("stddev", t->total.stdev / 1e3, true));
+    out.push_back(aggregate("cv", t->total.rel_noise, false));
+  }
+}
+
+}  // namespace
+
+json results_to_json(const RunRecords& records) {
+  const RunContext& c = records.context;
+  json context{{"date", c.date},
+               {"host_name", c.host_name},
+               {"executable", "gnbench"},
+               {"num_cpus", 0},
+               {"mhz_per_cpu", 0},
+               {"cpu_scaling_enabled", false},
+               {"caches", json::array()},
+               {"library_build_type", c.build_type == "Debug" ? "debug" : "release"},
+               {"json_schema_version", 1},
+               {"gnbench",
+                {{"schema_version", kResultsSchemaVersion},
+                 {"version", c.gnbench_version},
+                 {"git_revision", c.git_revision},
+                 {"build_type", c.build_type},
+                 {"command_line", c.command_line},
+                 {"device", c.device},
+                 {"device_fingerprint", c.device_fingerprint},
+                 {"copy_bandwidth", c.copy_bandwidth},
+                 {"validation", c.validation},
+                 {"complete", c.complete},
+                 {"configs", c.configs},
+                 {"timing_mode", c.timing_mode}}}};
+  json benchmarks = json::array();
+  int family = 0;
+  for (const auto& e : records.entries) {
+    const TimingResult* headline = e.headline();
+    append_benchmark_entries(benchmarks, e.name(), headline, e.required_bytes, family,
+                             entry_to_json(e, c.copy_gbps));
+    if (e.cold && e.hot) append_benchmark_entries(benchmarks, e.name() + "/hot", &*e.hot, e.required_bytes, family, nullptr);
+    ++family;
+  }
+  return {{"context", context}, {"benchmarks", benchmarks}};
+}
+
+RunRecords results_from_json(const json& doc, const std::string& source) {
+  if (!doc.is_object() || !doc.contains("context") || !doc["context"].contains("gnbench") ||
+      !doc.contains("benchmarks"))
+    throw ConfigError(source + ": not a gnbench results file (no context.gnbench / benchmarks)");
+  const json& g = doc["context"]["gnbench"];
+  if (g.value("schema_version", 0) != kResultsSchemaVersion)
+    throw ConfigError(source + ": results schema version " + g.value("schema_version", json(0)).dump() +
+                      ", this gnbench reads version " + std::to_string(kResultsSchemaVersion));
+  RunRecords r;
+  try {
+    RunContext& c = r.context;
+    c.date = doc["context"].value("date", "");
+    c.host_name = doc["context"].value("host_name", "");
+    c.gnbench_version = g.at("version");
+    c.git_revision = g.at("git_revision");
+    c.build_type = g.at("build_type");
+    c.command_line = g.at("command_line");
+    c.device = g.at("device");
+    c.device_fingerprint = g.at("device_fingerprint");
+    c.copy_bandwidth = g.at("copy_bandwidth");
+    c.copy_gbps = c.copy_bandwidth.is_object() ? c.copy_bandwidth.value("gbps", 0.0) : 0.0;
+    c.validation = g.at("validation");
+    c.complete = g.at("complete");
+    c.configs = g.at("configs").get<std::vector<std::string>>();
+    c.timing_mode = g.at("timing_mode");
+    for (const auto& b : doc["benchmarks"])
+      if (b.contains("gnbench")) r.entries.push_back(entry_from_json(b["gnbench"]));
+  } catch (const json::exception& e) {
+    throw ConfigError(source + ": malformed gnbench results: " + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(source + ": malformed gnbench results: " + e.what());
+  }
+  return r;
+}
+
+RunRecords read_results_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in || std::filesystem::is_directory(path)) throw ConfigError(path.string() + ": cannot read results file");
+  std::stringstream text;
+  text << in.rdbuf();
+  json doc;
+  try {
+    doc = json::parse(text.str());
+  } catch (const json::parse_error& e) {
+    throw ConfigError(path.string() + ": malformed JSON: " + e.what());
+  }
+  return results_from_json(doc, path.string());
+}
+
+}  // namespace gnbench

@@ -1,0 +1,29 @@
+// Summary statistics of timing samples.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace gnbench {
+
+// GPU time of one sample: the whole variant and each stage, in nanoseconds.
+struct SampleTimes {
+  double total_ns = 0;
+  std::vector<double> stage_ns;
+};
+
+struct Statistics {
+  uint64_t samples = 0;
+  double median = 0, q1 = 0, q3 = 0, min = 0, max = 0, mean = 0, stdev = 0;
+  double rel_noise = 0;  // stdev / mean: nvbench's "stdrel"
+};
+
+// Quartiles by linear interpolation between order statistics (numpy's default).
+Statistics summarize(std::vector<double> values);
+
+nlohmann::json to_json(const Statistics& s);
+Statistics statistics_from_json(const nlohmann::json& j);
+
+}  // namespace gnbench

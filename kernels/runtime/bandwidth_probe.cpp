@@ -1,0 +1,82 @@
+#include "runtime/bandwidth_probe.hpp"
+
+#include <random>
+
+#include "runtime/compute_pipeline.hpp"
+#include "runtime/gpu_buffer.hpp"
+
+namespace gnbench {
+
+CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx, const std::filesystem::path& kernels_folder,
+                                     uint32_t samples) {
+  const DeviceInfo& info = ctx.info();
+  // 8x the cache estimate (at least 256 MiB), capped by what one buffer may bind.
+  uint64_t bytes = std::max<uint64_t>(8 * info.last_level_cache_bytes, 256ull << 20);
+  bytes = std::min({bytes, info.limits.max_storage_buffer_range, info.limits.max_memory_allocation_size,
+                    info.limits.device_local_memory / 4});
+  bytes &= ~uint64_t{15};
+
+  GpuBuffer src(ctx, bytes, GpuBuffer::Place::kDevice, "copy source");
+  GpuBuffer dst(ctx, bytes, GpuBuffer::Place::kDevice, "copy destination");
+  {
+    std::vector<uint32_t> random(bytes / 4);
+    std::mt19937 rng(12345);
+    for (auto& v : random) v = rng();
+    Transfer transfer(ctx);
+    transfer.upload(src, 0, std::as_bytes(std::span(random)));
+  }
+
+  StageSpec stage{.name = "copy",
+                  .shader = kernels_folder / "glsl" / "tools" / "copy.comp",
+                  .defines = {},
+                  .workgroup_size = 256,
+                  .dispatch = {Expression("1", ""), Expression("1", ""), Expression("1", "")},
+                  .foldable = false,
+                  .bindings = {"src", "dst"}};
+  ComputePipeline pipeline(ctx, stage, info.limits.subgroup_size);
+  vk::DescriptorPoolSize size{vk::DescriptorType::eStorageBuffer, 2};
+  vk::raii::DescriptorPool pool(ctx.device(), {vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, size});
+  vk::DescriptorSetLayout layout = *pipeline.set_layout();
+  vk::raii::DescriptorSets sets(ctx.device(), {*pool, layout});
+  std::array<vk::DescriptorBufferInfo, 2> infos{vk::DescriptorBufferInfo(*src.buffer(), 0, VK_WHOLE_SIZE),
+                                                vk::DescriptorBufferInfo(*dst.buffer(), 0, VK_WHOLE_SIZE)};
+  std::array<vk::WriteDescriptorSet, 2> writes{
+      vk::WriteDescriptorSet(*sets[0], 0, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr, &infos[0]),
+      vk::WriteDescriptorSet(*sets[0], 1, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr, &infos[1])};
+  ctx.device().updateDescriptorSets(writes, {});
+
+  // Enough workgroups to fill any current GPU; the grid-stride loop covers the rest.
+  uint32_t groups = static_cast<uint32_t>(std::min<uint64_t>(bytes / 16 / 256, 65535));
+  const uint32_t warmup = 2, total = warmup + samples;
+  vk::raii::QueryPool queries(ctx.device(), {{}, vk::QueryType::eTimestamp, 2 * total});
+  auto cmd = ctx.allocate_command_buffer();
+  cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
+  cmd.resetQueryPool(*queries, 0, 2 * total);
+  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline.pipeline());
+  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *pipeline.layout(), 0, {*sets[0]}, {});
+  vk::MemoryBarrier barrier{vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eShaderWrite};
+  for (uint32_t i = 0; i < total; ++i) {
+    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eComputeShader, {},
+                        barrier, {}, {});
+    cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries, 2 * i);
+    cmd.dispatch(groups, 1, 1);
+    cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries, 2 * i + 1);
+  }
+  cmd.end();
+  ctx.submit_and_wait(cmd, "copy-bandwidth probe");
+  auto [result, ticks] = queries.getResults<uint64_t>(0, 2 * total, 2 * total * sizeof(uint64_t), sizeof(uint64_t),
+                                                       vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
+  const uint64_t mask =
+      info.timestamp_valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << info.timestamp_valid_bits) - 1;
+  std::vector<double> times;
+  for (uint32_t i = warmup; i < total; ++i)
+    times.push_back(double((ticks[2 * i + 1] - ticks[2 * i]) & mask) * info.timestamp_period_ns);
+
+  CopyBandwidth out;
+  out.bytes_per_copy = 2 * bytes;
+  out.time_ns = summarize(times);
+  out.gbps = out.time_ns.median > 0 ? double(out.bytes_per_copy) / out.time_ns.median : 0;  // bytes/ns = GB/s
+  return out;
+}
+
+}  // namespace gnbench
