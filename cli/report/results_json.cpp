@@ -1,6 +1,7 @@
 #include "report/results_json.hpp"
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "config/config_error.hpp"
@@ -10,6 +11,13 @@ namespace gnbench {
 using nlohmann::json;
 
 namespace {
+
+// JSON has no Inf/NaN: nlohmann writes them as null, and they come back as NaN here
+// (an invariant violation of +inf, a worst value that was never written).
+double number(const json& j, const char* key) {
+  const json& v = j.at(key);
+  return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+}
 
 json problem_to_json(const Problem& p) {
   auto tol = [](const TensorTolerance& t) { return json{{"l2_rel", t.l2_rel}, {"max_scaled", t.max_scaled}}; };
@@ -57,14 +65,14 @@ TensorMetrics tensor_from_json(const json& j) {
   TensorMetrics t;
   t.tensor = j.at("tensor");
   t.elements = j.at("elements");
-  t.max_abs = j.at("max_abs");
-  t.max_rel = j.at("max_rel");
-  t.l2_rel = j.at("l2_rel");
-  t.max_scaled = j.at("max_scaled");
+  t.max_abs = number(j, "max_abs");
+  t.max_rel = number(j, "max_rel");
+  t.l2_rel = number(j, "l2_rel");
+  t.max_scaled = number(j, "max_scaled");
   t.nonfinite = j.at("nonfinite");
   t.unwritten = j.at("unwritten");
-  t.worst_gpu = j.at("worst_gpu");
-  t.worst_ref = j.at("worst_ref");
+  t.worst_gpu = number(j, "worst_gpu");
+  t.worst_ref = number(j, "worst_ref");
   t.pass = j.at("pass");
   t.failure = j.at("failure");
   return t;
@@ -144,9 +152,9 @@ EntryRecord entry_from_json(const json& j) {
   for (const auto& t : j.at("verification").at("tensors")) e.verification.tensors.push_back(tensor_from_json(t));
   const json& inv = j.at("invariants");
   e.invariants.pass = inv.at("pass");
-  e.invariants.worst_sum_violation = inv.at("worst_sum_violation");
-  e.invariants.worst_xhat_violation = inv.at("worst_xhat_violation");
-  e.invariants.worst_bias_violation = inv.at("worst_bias_violation");
+  e.invariants.worst_sum_violation = number(inv, "worst_sum_violation");
+  e.invariants.worst_xhat_violation = number(inv, "worst_xhat_violation");
+  e.invariants.worst_bias_violation = number(inv, "worst_bias_violation");
   e.invariants.failure = inv.at("failure");
   e.checked_after_timing = j.at("checked_after_timing");
   e.failed_after_timing = j.value("failed_after_timing", false);
