@@ -78,6 +78,17 @@ TensorMetrics tensor_from_json(const json& j) {
   return t;
 }
 
+// Per-sample times kept in the file: enough for compare's rank test, small enough that a
+// run of fast kernels (thousands of samples each) stays a few MB. Statistics use them all.
+constexpr size_t kMaxStoredSamples = 200;
+
+std::vector<double> stored_samples(const std::vector<double>& all) {
+  if (all.size() <= kMaxStoredSamples) return all;
+  std::vector<double> kept;
+  for (size_t i = 0; i < kMaxStoredSamples; ++i) kept.push_back(all[i * all.size() / kMaxStoredSamples]);
+  return kept;
+}
+
 json timing_to_json(const TimingResult& t) {
   json stages = json::array();
   for (size_t i = 0; i < t.stages.size(); ++i)
@@ -87,7 +98,7 @@ json timing_to_json(const TimingResult& t) {
           {"stages", stages},
           {"noise_target_reached", t.noise_target_reached},
           {"wall_s", t.wall_s},
-          {"samples_ns", t.samples_ns}};
+          {"samples_ns", stored_samples(t.samples_ns)}};
 }
 
 TimingResult timing_from_json(const json& j) {
@@ -175,10 +186,11 @@ void append_benchmark_entries(json& out, const std::string& name, const TimingRe
                 {"run_name", name},        {"run_type", run_type},   {"threads", 1},
                 {"time_unit", "us"}};
   };
-  const size_t n = t ? t->samples_ns.size() : 0;
+  const std::vector<double> samples = t ? stored_samples(t->samples_ns) : std::vector<double>{};
+  const size_t n = samples.size();
   for (size_t i = 0; i < n; ++i) {
     json j = base(name, "iteration");
-    double us = t->samples_ns[i] / 1e3;
+    double us = samples[i] / 1e3;
     j.update({{"repetitions", n}, {"repetition_index", i}, {"iterations", 1}, {"real_time", us},
               {"cpu_time", us}, {"bytes_per_second", double(bytes) / (us * 1e-6)}});
     out.push_back(j);
