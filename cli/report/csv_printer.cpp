@@ -1,0 +1,54 @@
+#include "report/csv_printer.hpp"
+
+#include <sstream>
+
+namespace gnbench {
+
+namespace {
+// RFC 4180: quote fields holding a comma, quote or newline; double inner quotes.
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+}  // namespace
+
+std::string csv_report(const RunRecords& records) {
+  std::ostringstream out;
+  out.precision(10);
+  out << "problem,variant,batch,channels,spatial,groups,distribution,param,verdict,trials,"
+         "grad_input_l2_rel,grad_input_max_scaled,grad_weight_l2_rel,grad_weight_max_scaled,"
+         "grad_bias_l2_rel,grad_bias_max_scaled,invariants_pass,bitwise_reproducible,mode,samples,"
+         "median_ns,q1_ns,q3_ns,min_ns,max_ns,mean_ns,stdev_ns,rel_noise,required_bytes,actual_bytes,"
+         "gbps_required,pct_copy,message\n";
+  for (const auto& e : records.entries) {
+    const Problem& p = e.problem;
+    out << field(p.name) << "," << field(e.variant) << "," << p.shape.batch << "," << p.shape.channels << ","
+        << p.shape.spatial << "," << p.shape.groups << "," << p.distribution.kind << "," << p.distribution.param
+        << "," << verdict_name(e.verdict) << "," << e.trials;
+    for (size_t i = 0; i < 3; ++i) {
+      if (i < e.verification.tensors.size())
+        out << "," << e.verification.tensors[i].l2_rel << "," << e.verification.tensors[i].max_scaled;
+      else
+        out << ",,";
+    }
+    out << "," << (e.trials ? (e.invariants.pass ? "true" : "false") : "") << ","
+        << (e.bitwise_reproducible ? (*e.bitwise_reproducible ? "true" : "false") : "");
+    const TimingResult* t = e.headline();
+    if (t && t->total.samples) {
+      const Statistics& s = t->total;
+      double gbps = double(e.required_bytes) / s.median;
+      out << "," << t->mode << "," << s.samples << "," << s.median << "," << s.q1 << "," << s.q3 << "," << s.min
+          << "," << s.max << "," << s.mean << "," << s.stdev << "," << s.rel_noise << "," << e.required_bytes << ","
+          << e.actual_bytes << "," << gbps << ","
+          << (records.context.copy_gbps > 0 ? 100 * gbps / records.context.copy_gbps : 0.0);
+    } else {
+      out << ",,,,,,,,,,," << e.required_bytes << "," << e.actual_bytes << ",,";
+    }
+    out << "," << field(e.message) << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace gnbench

@@ -1,0 +1,26 @@
+// The human-facing summary of a run: one row of formatted cells per problem x variant.
+// The terminal table and the Markdown table print these same cells.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/records.hpp"
+
+namespace gnbench {
+
+struct SummaryTable {
+  std::vector<std::string> titles;
+  std::vector<bool> left_aligned;
+  std::vector<std::vector<std::string>> rows;
+};
+
+SummaryTable summary_table(const RunRecords& records);
+
+// The run's one-line header: gnbench version, device, copy bandwidth, timing mode.
+std::string summary_header(const RunContext& context);
+
+// The notes under the table: non-PASS entries with their messages, then legends and warnings.
+std::vector<std::string> summary_notes(const RunRecords& records);
+
+}  // namespace gnbench
