@@ -1,5 +1,6 @@
 #include "runtime/bandwidth_probe.hpp"
 
+#include <chrono>
 #include <random>
 
 #include "runtime/compute_pipeline.hpp"
@@ -47,29 +48,36 @@ CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx, const std::filesy
 
   // Enough workgroups to fill any current GPU; the grid-stride loop covers the rest.
   uint32_t groups = static_cast<uint32_t>(std::min<uint64_t>(bytes / 16 / 256, 65535));
-  const uint32_t warmup = 2, total = warmup + samples;
-  vk::raii::QueryPool queries(ctx.device(), {{}, vk::QueryType::eTimestamp, 2 * total});
-  auto cmd = ctx.allocate_command_buffer();
-  cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
-  cmd.resetQueryPool(*queries, 0, 2 * total);
-  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline.pipeline());
-  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *pipeline.layout(), 0, {*sets[0]}, {});
-  vk::MemoryBarrier barrier{vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eShaderWrite};
-  for (uint32_t i = 0; i < total; ++i) {
-    cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eComputeShader, {},
-                        barrier, {}, {});
-    cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries, 2 * i);
-    cmd.dispatch(groups, 1, 1);
-    cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries, 2 * i + 1);
-  }
-  cmd.end();
-  ctx.submit_and_wait(cmd, "copy-bandwidth probe");
-  auto [result, ticks] = queries.getResults<uint64_t>(0, 2 * total, 2 * total * sizeof(uint64_t), sizeof(uint64_t),
+  vk::raii::QueryPool queries(ctx.device(), {{}, vk::QueryType::eTimestamp, 2 * samples});
+  auto record_copies = [&](uint32_t count, bool timed) {
+    auto cmd = ctx.allocate_command_buffer();
+    cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
+    if (timed) cmd.resetQueryPool(*queries, 0, 2 * count);
+    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *pipeline.pipeline());
+    cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *pipeline.layout(), 0, {*sets[0]}, {});
+    vk::MemoryBarrier barrier{vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eShaderWrite};
+    for (uint32_t i = 0; i < count; ++i) {
+      cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eComputeShader, {},
+                          barrier, {}, {});
+      if (timed) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries, 2 * i);
+      cmd.dispatch(groups, 1, 1);
+      if (timed) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries, 2 * i + 1);
+    }
+    cmd.end();
+    ctx.submit_and_wait(cmd, "copy-bandwidth probe");
+  };
+  // An idle GPU runs at low clocks: keep it busy for a while before timing anything. This
+  // also warms the device up for the first variant timed after the probe.
+  auto start = std::chrono::steady_clock::now();
+  for (int round = 0; round < 100 && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300); ++round)
+    record_copies(8, false);
+  record_copies(samples, true);
+  auto [result, ticks] = queries.getResults<uint64_t>(0, 2 * samples, 2 * samples * sizeof(uint64_t), sizeof(uint64_t),
                                                        vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
   const uint64_t mask =
       info.timestamp_valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << info.timestamp_valid_bits) - 1;
   std::vector<double> times;
-  for (uint32_t i = warmup; i < total; ++i)
+  for (uint32_t i = 0; i < samples; ++i)
     times.push_back(double((ticks[2 * i + 1] - ticks[2 * i]) & mask) * info.timestamp_period_ns);
 
   CopyBandwidth out;

@@ -17,6 +17,6 @@ struct CopyBandwidth {
 };
 
 CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx, const std::filesystem::path& kernels_folder,
-                                     uint32_t samples = 20);
+                                     uint32_t samples = 30);
 
 }  // namespace gnbench
