@@ -6,7 +6,8 @@
 // row; a chunk is SUBGROUP_SIZE * VEC consecutive elements of one row, loaded by one
 // subgroup. Subgroup s owns the KQ consecutive chunks [s*KQ, (s+1)*KQ) of the tile
 // (row-major), SLOTS at most, so its chunks change row rarely and the per-row sums need
-// one subgroupAdd per (subgroup, row) segment, not one per chunk.
+// one subgroupAdd per (subgroup, row) segment, not one per chunk. Segment (s, r) is
+// stored at s + r: unique, since a later subgroup never covers an earlier row.
 //
 // Statistics are taken on d = x - K, K = x at the group's first element (the same K for
 // every tile of the group, so tiles combine exactly; x - K is exact for large-mean data).
@@ -14,11 +15,15 @@
 // m^ + sum(e)/n and M2 = sum(e^2) - sum(e)^2/n (Chan, Golub, LeVeque), which stays
 // accurate even when K is an outlier of the group.
 //
-// Two modes:
+// Modes:
 //  ENTRY_ONCHIP   the tile is the whole group (the manifest's `when` guarantees it fits):
 //                 the kernel finishes the group: grad_input from the registers (3T of
 //                 traffic) and per-(n, c) partials (rstd * sum dy*(x-mean), sum dy) for
 //                 grad_weight / grad_bias, which gn_apply.comp (ENTRY_DWDB) reduces over n.
+//                 KEEP_DY 0 keeps only d in registers and reads grad_out twice (after the
+//                 mean, and for grad_input): half the registers, so twice the group size;
+//                 the second read is of data this workgroup read microseconds before, so
+//                 it comes from L2 and DRAM traffic stays 3T.
 //  ENTRY_PARTIALS the group is split into TPG tiles (aux params R, P, JP, TPG from the
 //                 manifest); writes per tile (mean of d, M2) and per (n, c, row piece)
 //                 (sum dy, sum dy*(d - tile mean)); gn_combine.comp merges them.
@@ -32,10 +37,16 @@
 #ifndef SLOTS
 #error "define SLOTS (chunks per subgroup held in registers)"
 #endif
-#if SLOTS > 32
-#error "SLOTS > 32 does not fit the validity bit mask"
+#ifndef KEEP_DY
+#define KEEP_DY 1
+#endif
+#if KEEP_DY == 0 && !defined(ENTRY_ONCHIP)
+#error "KEEP_DY 0 is an ENTRY_ONCHIP mode"
 #endif
 #define QCAP (NUM_SG * SLOTS)
+// Rows per tile are at most QCAP (one chunk each); onchip manifests also require
+// CPG <= 1024, which keeps the segment array small on lavapipe (32 KiB shared memory).
+#define ROWS_CAP (QCAP < 1024 ? QCAP : 1024)
 
 layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
@@ -50,8 +61,7 @@ layout(std430, set = 0, binding = 3) writeonly buffer RowBuf { vec2 rowrec[]; };
 #error "define ENTRY_ONCHIP or ENTRY_PARTIALS"
 #endif
 
-// Segment sums (sum dy, sum dy*e), stored at the chunk index where the segment starts.
-shared vec2 s_seg[QCAP];
+shared vec2 s_seg[NUM_SG + ROWS_CAP];  // (sum dy, sum dy*e) of segment (s, r) at s + r
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_e, vec2, vec2(0.0))
 #if defined(ENTRY_ONCHIP)
@@ -77,10 +87,11 @@ void main() {
   const uint r0 = rb * R, rows = min(R, CPG - r0);
   const uint j0 = p * JP, J = min(JP, cpr - j0);
   const uint Q = rows * J;
-  const uint row_len = min((j0 + J) * SUBGROUP_SIZE, HWV) - j0 * SUBGROUP_SIZE;  // VT units
+  const uint hw0 = j0 * SUBGROUP_SIZE;                              // tile's first column (VT)
+  const uint row_len = min((j0 + J) * SUBGROUP_SIZE, HWV) - hw0;    // valid columns (VT)
   const float cnt = float(rows * row_len * VEC);
-  const uint group_row = n * C + g * CPG;      // [N*C] row index of the group's first channel
-  const uint tile_base = (group_row + r0) * HWV + j0 * SUBGROUP_SIZE;
+  const uint group_row = n * C + g * CPG;  // [N*C] row index of the group's first channel
+  const uint tile_base = (group_row + r0) * HWV + hw0;
 
 #if VEC == 4
   const float K = x_v[group_row * HWV].x;
@@ -91,25 +102,33 @@ void main() {
   const uint s = gl_SubgroupID, lane = gl_SubgroupInvocationID;
   const uint KQ = (Q + NUM_SG - 1) / NUM_SG;  // chunks per subgroup (<= SLOTS by the manifest)
   const uint q0 = s * KQ;
+  const uint nk = q0 < Q ? min(KQ, Q - q0) : 0u;  // this subgroup's chunk count
   const uint r_start = q0 / J, jj_start = q0 - r_start * J;
+  // Slot k of this invocation: row r, column jj*SUBGROUP_SIZE + lane, valid when k < nk
+  // and the column is inside the row (the row's last chunk may be partial).
+#define SLOT_OK(k, jj) ((k) < nk && (jj) * SUBGROUP_SIZE + lane < row_len)
+#define SLOT_IDX(r, jj) (tile_base + (r) * HWV + (jj) * SUBGROUP_SIZE + lane)
+#define NEXT_SLOT(r, jj) if (++(jj) == J) { (jj) = 0u; ++(r); }
 
   // Load: every slot's loads are issued before any is used.
-  VT d[SLOTS], dy[SLOTS];
-  uint valid = 0u;
+  VT d[SLOTS];
+#if KEEP_DY
+  VT dy[SLOTS];
+#endif
   {
     uint r = r_start, jj = jj_start;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      const uint hw = jj * SUBGROUP_SIZE + lane;  // within the tile's chunk range
-      const bool ok = k < KQ && q0 + k < Q && j0 * SUBGROUP_SIZE + hw < HWV;
       d[k] = VZERO;
+#if KEEP_DY
       dy[k] = VZERO;
-      if (ok) {
-        const uint idx = tile_base + r * HWV + hw;
-        d[k] = x_v[idx] - K;
-        dy[k] = dy_v[idx];
-        valid |= 1u << k;
+#endif
+      if (SLOT_OK(k, jj)) {
+        d[k] = x_v[SLOT_IDX(r, jj)] - K;
+#if KEEP_DY
+        dy[k] = dy_v[SLOT_IDX(r, jj)];
+#endif
       }
-      if (++jj == J) { jj = 0u; ++r; }
+      NEXT_SLOT(r, jj)
     }
   }
 
@@ -119,70 +138,81 @@ void main() {
   const float mhat = wg_sum_d(hsum(acc)) / cnt;
 
   // Pass 2: e = d - mhat; sum e, sum e^2 per subgroup; (sum dy, sum dy*e) per segment.
+  VT se = VZERO, se2 = VZERO;
   {
-    VT se = VZERO, se2 = VZERO;
     vec2 seg = vec2(0.0);
-    uint jj = jj_start, seg_start = q0;
+    uint r = r_start, jj = jj_start;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      if (k < KQ && q0 + k < Q) {  // uniform in the subgroup
-        const VT e = ((valid >> k) & 1u) != 0u ? d[k] - mhat : VZERO;
+      if (k < nk) {  // uniform in the subgroup
+        VT e = VZERO, dyk = VZERO;
+        if (SLOT_OK(k, jj)) {
+          e = d[k] - mhat;
+#if KEEP_DY
+          dyk = dy[k];
+#else
+          dyk = dy_v[SLOT_IDX(r, jj)];
+#endif
+        }
         se += e;
         se2 += e * e;
-        seg += vec2(hsum(dy[k]), hsum(dy[k] * e));
-        ++jj;
-        if (jj == J || k + 1 == KQ || q0 + k + 1 == Q) {  // segment ends: row or range ends
+        seg += vec2(hsum(dyk), hsum(dyk * e));
+        if (jj + 1u == J || k + 1u == nk) {  // the segment ends with the row or the range
           const vec2 tot = subgroupAdd(seg);
-          if (subgroupElect()) s_seg[seg_start] = tot;
+          if (subgroupElect()) s_seg[s + r] = tot;
           seg = vec2(0.0);
-          seg_start = q0 + k + 1;
-          if (jj == J) jj = 0u;
         }
       }
+      NEXT_SLOT(r, jj)
     }
-    // wg_sum_e's barrier also publishes s_seg.
-    const vec2 E = wg_sum_e(vec2(hsum(se), hsum(se2)));
-    const float corr = E.x / cnt;  // mean of e
-    const float mean_t = mhat + corr;
-    const float m2 = max(E.y - E.x * corr, 0.0);
+  }
+  // wg_sum_e's barrier also publishes s_seg.
+  const vec2 E = wg_sum_e(vec2(hsum(se), hsum(se2)));
+  const float corr = E.x / cnt;  // mean of e
+  const float mean_t = mhat + corr;
+  const float m2 = max(E.y - E.x * corr, 0.0);
 
 #if defined(ENTRY_ONCHIP)
-    const float M = cnt;
-    const float rstd = inversesqrt(m2 / M + uintBitsToFloat(params.eps_bits));
+  const float M = cnt;
+  const float rstd = inversesqrt(m2 / M + uintBitsToFloat(params.eps_bits));
 #endif
-    // Row totals: the segment at the row's start, plus one per subgroup starting inside it.
-    vec2 wsum = vec2(0.0);
-    for (uint rr = gl_LocalInvocationID.x; rr < rows; rr += WG_SIZE) {
-      vec2 tot = s_seg[rr * J];
-      for (uint s2 = (rr * J) / KQ + 1u; s2 < NUM_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[s2 * KQ];
-      const float A = tot.x;
-      const float B = tot.y - corr * tot.x;  // sum dy*(d - mean_t)
-      const uint row = group_row + r0 + rr;
+  // Row totals: the segments of the subgroups that cover the row, in subgroup order.
+  vec2 wsum = vec2(0.0);
+  for (uint rr = gl_LocalInvocationID.x; rr < rows; rr += WG_SIZE) {
+    const uint s_last = ((rr + 1u) * J - 1u) / KQ;
+    vec2 tot = vec2(0.0);
+    for (uint s2 = (rr * J) / KQ; s2 <= s_last; ++s2) tot += s_seg[s2 + rr];
+    const float A = tot.x;
+    const float B = tot.y - corr * tot.x;  // sum dy*(d - mean_t)
+    const uint row = group_row + r0 + rr;
 #if defined(ENTRY_ONCHIP)
-      const float w = weight[row - n * C];
-      wsum += w * vec2(A, B);
-      part[row] = vec2(rstd * B, A);
+    wsum += weight[row - n * C] * vec2(A, B);
+    part[row] = vec2(rstd * B, A);
 #else
-      rowrec[row * P + p] = vec2(A, B);
-#endif
-    }
-#if defined(ENTRY_PARTIALS)
-    if (gl_LocalInvocationID.x == 0u) tilerec[tile_id] = vec2(mean_t, m2);
-#else
-    const vec2 W = wg_sum_w(wsum);
-    // grad_input = rstd * (w*dy - mean(w*dy) - rstd^2 * mean(w*dy*(x-mean)) * (x-mean)).
-    // Kept in this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
-    const float cA = W.x / M;
-    const float k2 = rstd * rstd * (W.y / M);
-    uint r = r_start;
-    jj = jj_start;
-    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      if (((valid >> k) & 1u) != 0u) {
-        const uint hw = jj * SUBGROUP_SIZE + lane;
-        const float w = weight[g * CPG + r];
-        dx_v[tile_base + r * HWV + hw] = rstd * (w * dy[k] - (cA + k2 * (d[k] - mean_t)));
-      }
-      if (++jj == J) { jj = 0u; ++r; }
-    }
+    rowrec[row * P + p] = vec2(A, B);
 #endif
   }
+#if defined(ENTRY_PARTIALS)
+  if (gl_LocalInvocationID.x == 0u) tilerec[tile_id] = vec2(mean_t, m2);
+#else
+  const vec2 W = wg_sum_w(wsum);
+  // grad_input = rstd * (w*dy - mean(w*dy) - rstd^2 * mean(w*dy*(x-mean)) * (x-mean)).
+  // Kept in this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
+  const float cA = W.x / M;
+  const float k2 = rstd * rstd * (W.y / M);
+  {
+    uint r = r_start, jj = jj_start;
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      if (SLOT_OK(k, jj)) {
+        const float w = weight[g * CPG + r];
+#if KEEP_DY
+        const VT dyk = dy[k];
+#else
+        const VT dyk = dy_v[SLOT_IDX(r, jj)];
+#endif
+        dx_v[SLOT_IDX(r, jj)] = rstd * (w * dyk - (cA + k2 * (d[k] - mean_t)));
+      }
+      NEXT_SLOT(r, jj)
+    }
+  }
+#endif
 }
