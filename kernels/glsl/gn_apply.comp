@@ -17,20 +17,20 @@
 #include "gn_common.glsl"
 
 #if defined(ENTRY_APPLY)
-layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
-layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
-layout(std430, set = 0, binding = 2) readonly buffer CoefBuf { vec4 coef[]; };
-layout(std430, set = 0, binding = 3) readonly buffer PartBuf { vec2 part[]; };
-layout(std430, set = 0, binding = 4) writeonly buffer DxBuf { VT dx_v[]; };
-layout(std430, set = 0, binding = 5) writeonly buffer GwBuf { float grad_weight[]; };
-layout(std430, set = 0, binding = 6) writeonly buffer GbBuf { float grad_bias[]; };
+layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { VT dy_v[]; };
+layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; };
+layout(std430, set = 0, binding = 2) readonly restrict buffer CoefBuf { vec4 coef[]; };
+layout(std430, set = 0, binding = 3) readonly restrict buffer PartBuf { vec2 part[]; };
+layout(std430, set = 0, binding = 4) writeonly restrict buffer DxBuf { VT dx_v[]; };
+layout(std430, set = 0, binding = 5) writeonly restrict buffer GwBuf { float grad_weight[]; };
+layout(std430, set = 0, binding = 6) writeonly restrict buffer GbBuf { float grad_bias[]; };
 #ifndef ITEMS
 #error "define ITEMS (VT values per invocation)"
 #endif
 #else
-layout(std430, set = 0, binding = 0) readonly buffer PartBuf { vec2 part[]; };
-layout(std430, set = 0, binding = 1) writeonly buffer GwBuf { float grad_weight[]; };
-layout(std430, set = 0, binding = 2) writeonly buffer GbBuf { float grad_bias[]; };
+layout(std430, set = 0, binding = 0) readonly restrict buffer PartBuf { vec2 part[]; };
+layout(std430, set = 0, binding = 1) writeonly restrict buffer GwBuf { float grad_weight[]; };
+layout(std430, set = 0, binding = 2) writeonly restrict buffer GbBuf { float grad_bias[]; };
 #endif
 
 // grad_weight[c] = sum_n rstd*B, grad_bias[c] = sum_n A; one invocation per channel.

@@ -11,12 +11,12 @@
 #define PARAMS_BINDING 6
 #include "gn_common.glsl"
 
-layout(std430, set = 0, binding = 0) readonly buffer XBuf { float x[]; };
-layout(std430, set = 0, binding = 1) readonly buffer WBuf { float weight[]; };
-layout(std430, set = 0, binding = 2) readonly buffer TileBuf { vec2 tilerec[]; };  // (mean of d, M2)
-layout(std430, set = 0, binding = 3) readonly buffer RowBuf { vec2 rowrec[]; };    // (A, B) per row piece
-layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };
-layout(std430, set = 0, binding = 5) writeonly buffer CoefBuf { vec4 coef[]; };  // [N*C][2]
+layout(std430, set = 0, binding = 0) readonly restrict buffer XBuf { float x[]; };
+layout(std430, set = 0, binding = 1) readonly restrict buffer WBuf { float weight[]; };
+layout(std430, set = 0, binding = 2) readonly restrict buffer TileBuf { vec2 tilerec[]; };  // (mean of d, M2)
+layout(std430, set = 0, binding = 3) readonly restrict buffer RowBuf { vec2 rowrec[]; };    // (A, B) per row piece
+layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };
+layout(std430, set = 0, binding = 5) writeonly restrict buffer CoefBuf { vec4 coef[]; };  // [N*C][2]
 
 DEFINE_WG_SUM(wg_sum_mean, float, 0.0)
 DEFINE_WG_SUM(wg_sum_m2, float, 0.0)

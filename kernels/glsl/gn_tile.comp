@@ -43,20 +43,32 @@
 #if KEEP_DY == 0 && !defined(ENTRY_ONCHIP)
 #error "KEEP_DY 0 is an ENTRY_ONCHIP mode"
 #endif
+#ifndef DY_BATCH
+#if KEEP_DY
+#define DY_BATCH SLOTS
+#elif VEC == 4
+#define DY_BATCH 2
+#else
+#define DY_BATCH 8
+#endif
+#endif
+#if (SLOTS % DY_BATCH) != 0
+#error "SLOTS must be a multiple of DY_BATCH"
+#endif
 #define QCAP (NUM_SG * SLOTS)
 // Rows per tile are at most QCAP (one chunk each); onchip manifests also require
 // CPG <= 1024, which keeps the segment array small on lavapipe (32 KiB shared memory).
 #define ROWS_CAP (QCAP < 1024 ? QCAP : 1024)
 
-layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
-layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
+layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { VT dy_v[]; };
+layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; };
 #if defined(ENTRY_ONCHIP)
-layout(std430, set = 0, binding = 2) readonly buffer WBuf { float weight[]; };
-layout(std430, set = 0, binding = 3) writeonly buffer DxBuf { VT dx_v[]; };
-layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
+layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { float weight[]; };
+layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
+layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
 #elif defined(ENTRY_PARTIALS)
-layout(std430, set = 0, binding = 2) writeonly buffer TileBuf { vec2 tilerec[]; };  // [N*G*TPG] (mean d, M2)
-layout(std430, set = 0, binding = 3) writeonly buffer RowBuf { vec2 rowrec[]; };    // [N*C*P] (A, B)
+layout(std430, set = 0, binding = 2) writeonly restrict buffer TileBuf { vec2 tilerec[]; };  // [N*G*TPG] (mean d, M2)
+layout(std430, set = 0, binding = 3) writeonly restrict buffer RowBuf { vec2 rowrec[]; };    // [N*C*P] (A, B)
 #else
 #error "define ENTRY_ONCHIP or ENTRY_PARTIALS"
 #endif
@@ -138,31 +150,38 @@ void main() {
   const float mhat = wg_sum_d(hsum(acc)) / cnt;
 
   // Pass 2: e = d - mhat; sum e, sum e^2 per subgroup; (sum dy, sum dy*e) per segment.
+  // Without KEEP_DY, grad_out is loaded here DY_BATCH slots at a time, all of a batch's
+  // loads issued before the first is used (r, jj track the loads; rp, jjp the use).
   VT se = VZERO, se2 = VZERO;
   {
     vec2 seg = vec2(0.0);
-    uint r = r_start, jj = jj_start;
-    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      if (k < nk) {  // uniform in the subgroup
-        VT e = VZERO, dyk = VZERO;
-        if (SLOT_OK(k, jj)) {
-          e = d[k] - mhat;
+    uint r = r_start, jj = jj_start, rp = r_start, jjp = jj_start;
+    [[unroll]] for (uint kb = 0; kb < SLOTS; kb += DY_BATCH) {
+      VT t[DY_BATCH];
+      [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
 #if KEEP_DY
-          dyk = dy[k];
+        t[i] = dy[kb + i];
 #else
-          dyk = dy_v[SLOT_IDX(r, jj)];
+        t[i] = VZERO;
+        if (SLOT_OK(kb + i, jj)) t[i] = dy_v[SLOT_IDX(r, jj)];
+        NEXT_SLOT(r, jj)
 #endif
-        }
-        se += e;
-        se2 += e * e;
-        seg += vec2(hsum(dyk), hsum(dyk * e));
-        if (jj + 1u == J || k + 1u == nk) {  // the segment ends with the row or the range
-          const vec2 tot = subgroupAdd(seg);
-          if (subgroupElect()) s_seg[s + r] = tot;
-          seg = vec2(0.0);
-        }
       }
-      NEXT_SLOT(r, jj)
+      [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
+        const uint k = kb + i;
+        if (k < nk) {  // uniform in the subgroup
+          const VT e = SLOT_OK(k, jjp) ? d[k] - mhat : VZERO;
+          se += e;
+          se2 += e * e;
+          seg += vec2(hsum(t[i]), hsum(t[i] * e));  // t is 0 outside the tile
+          if (jjp + 1u == J || k + 1u == nk) {       // the segment ends with the row or the range
+            const vec2 tot = subgroupAdd(seg);
+            if (subgroupElect()) s_seg[s + rp] = tot;
+            seg = vec2(0.0);
+          }
+        }
+        NEXT_SLOT(rp, jjp)
+      }
     }
   }
   // wg_sum_e's barrier also publishes s_seg.
@@ -200,18 +219,25 @@ void main() {
   const float cA = W.x / M;
   const float k2 = rstd * rstd * (W.y / M);
   {
-    uint r = r_start, jj = jj_start;
-    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      if (SLOT_OK(k, jj)) {
-        const float w = weight[g * CPG + r];
+    uint r = r_start, jj = jj_start, rp = r_start, jjp = jj_start;
+    [[unroll]] for (uint kb = 0; kb < SLOTS; kb += DY_BATCH) {
+      VT t[DY_BATCH];
+      [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
 #if KEEP_DY
-        const VT dyk = dy[k];
+        t[i] = dy[kb + i];
 #else
-        const VT dyk = dy_v[SLOT_IDX(r, jj)];
+        t[i] = VZERO;
+        if (SLOT_OK(kb + i, jj)) t[i] = dy_v[SLOT_IDX(r, jj)];  // from L2: read in pass 2
+        NEXT_SLOT(r, jj)
 #endif
-        dx_v[SLOT_IDX(r, jj)] = rstd * (w * dyk - (cA + k2 * (d[k] - mean_t)));
       }
-      NEXT_SLOT(r, jj)
+      [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
+        if (SLOT_OK(kb + i, jjp)) {
+          const float w = weight[g * CPG + rp];
+          dx_v[SLOT_IDX(rp, jjp)] = rstd * (w * t[i] - (cA + k2 * (d[kb + i] - mean_t)));
+        }
+        NEXT_SLOT(rp, jjp)
+      }
     }
   }
 #endif
