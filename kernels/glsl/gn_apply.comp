@@ -33,30 +33,17 @@ layout(std430, set = 0, binding = 1) writeonly restrict buffer GwBuf { float gra
 layout(std430, set = 0, binding = 2) writeonly restrict buffer GbBuf { float grad_bias[]; };
 #endif
 
-// grad_weight[c] = sum_n rstd*B, grad_bias[c] = sum_n A; one invocation per channel.
-void reduce_dwdb(uint c) {
-  const uint C = params.channels;
-  if (c >= C) return;
-  // Eight loads in flight per step (a plain loop would wait on each), summed in n order.
-  vec2 acc = vec2(0.0);
-  for (uint n0 = 0; n0 < params.batch; n0 += 8u) {
-    vec2 v[8];
-    [[unroll]] for (uint k = 0; k < 8u; ++k) v[k] = n0 + k < params.batch ? part[(n0 + k) * C + c] : vec2(0.0);
-    [[unroll]] for (uint k = 0; k < 8u; ++k) acc += v[k];
-  }
-  grad_weight[c] = acc.x;
-  grad_bias[c] = acc.y;
-}
+#include "gn_dwdb.glsl"
 
 void main() {
   const uint C = params.channels;
   const uint ndw = (C + WG_SIZE - 1) / WG_SIZE;
   const uint wg = linear_workgroup_id();
 #if defined(ENTRY_DWDB)
-  if (wg < ndw) reduce_dwdb(wg * WG_SIZE + gl_LocalInvocationID.x);
+  if (wg < ndw && wg * WG_SIZE + gl_LocalInvocationID.x < C) reduce_dwdb(wg * WG_SIZE + gl_LocalInvocationID.x);
 #else
   if (wg < ndw) {
-    reduce_dwdb(wg * WG_SIZE + gl_LocalInvocationID.x);
+    if (wg * WG_SIZE + gl_LocalInvocationID.x < C) reduce_dwdb(wg * WG_SIZE + gl_LocalInvocationID.x);
     return;
   }
   const uint HWV = params.spatial / VEC;

@@ -27,7 +27,12 @@
 //  ENTRY_PARTIALS the group is split into TPG tiles (aux params R, P, JP, TPG from the
 //                 manifest); writes per tile (mean of d, M2) and per (n, c, row piece)
 //                 (sum dy, sum dy*(d - tile mean)); gn_combine.comp merges them.
-#if defined(ENTRY_ONCHIP)
+#ifndef LAST_WG
+#define LAST_WG 0
+#endif
+#if LAST_WG
+#define PARAMS_BINDING 8
+#elif defined(ENTRY_ONCHIP)
 #define PARAMS_BINDING 5
 #else
 #define PARAMS_BINDING 4
@@ -62,15 +67,58 @@
 
 layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { VT dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; };
+// LAST_WG 1: a counter per group (onchip: per g, counting the N workgroups of g;
+// partials: per (n, g), counting its TPG tiles) lets the workgroup that finishes last do
+// the follow-up in the same dispatch: onchip, grad_weight / grad_bias of g's channels
+// (gn_dwdb.glsl); partials, the merge of gn_combine.glsl. No workgroup waits on another,
+// and the follow-up reads every record in a fixed order, so results do not depend on which
+// workgroup is last. Records are `coherent` and fenced before the counter increments.
+// The counter buffer is zero-filled by the runtime, and the last workgroup resets it too.
+#if LAST_WG
+#define REC_QUAL coherent restrict
+#else
+#define REC_QUAL writeonly restrict
+#endif
 #if defined(ENTRY_ONCHIP)
 layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { float weight[]; };
 layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
-layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
+layout(std430, set = 0, binding = 4) REC_QUAL buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
+#if LAST_WG
+layout(std430, set = 0, binding = 5) coherent restrict buffer CountBuf { uint counter[]; };  // [G]
+layout(std430, set = 0, binding = 6) writeonly restrict buffer GwBuf { float grad_weight[]; };
+layout(std430, set = 0, binding = 7) writeonly restrict buffer GbBuf { float grad_bias[]; };
+#include "gn_dwdb.glsl"
+#endif
 #elif defined(ENTRY_PARTIALS)
-layout(std430, set = 0, binding = 2) writeonly restrict buffer TileBuf { vec2 tilerec[]; };  // [N*G*TPG] (mean d, M2)
-layout(std430, set = 0, binding = 3) writeonly restrict buffer RowBuf { vec2 rowrec[]; };    // [N*C*P] (A, B)
+layout(std430, set = 0, binding = 2) REC_QUAL buffer TileBuf { vec2 tilerec[]; };  // [N*G*TPG] (mean d, M2)
+layout(std430, set = 0, binding = 3) REC_QUAL buffer RowBuf { vec2 rowrec[]; };    // [N*C*P] (A, B)
+#if LAST_WG
+layout(std430, set = 0, binding = 4) coherent restrict buffer CountBuf { uint counter[]; };  // [N*G]
+layout(std430, set = 0, binding = 5) readonly restrict buffer WBuf { float weight[]; };
+layout(std430, set = 0, binding = 6) writeonly restrict buffer PartBuf { vec2 part[]; };
+layout(std430, set = 0, binding = 7) writeonly restrict buffer CoefBuf { vec4 coef[]; };  // [N*C][2]
+#include "gn_combine.glsl"
+#endif
 #else
 #error "define ENTRY_ONCHIP or ENTRY_PARTIALS"
+#endif
+#if LAST_WG
+shared bool s_last;
+
+// Publishes this workgroup's records and counts it; true in every invocation of the
+// workgroup that counted last (of `total`), which then sees all records.
+bool arrive_last(uint slot, uint total) {
+  memoryBarrierBuffer();  // this invocation's records before the count
+  barrier();
+  if (gl_LocalInvocationID.x == 0u) {
+    const bool last = atomicAdd(counter[slot], 1u) == total - 1u;
+    if (last) counter[slot] = 0u;  // ready for the next run
+    s_last = last;
+  }
+  barrier();
+  memoryBarrierBuffer();  // the others' records after the count
+  return s_last;
+}
 #endif
 
 shared vec2 s_seg[NUM_SG + ROWS_CAP];  // (sum dy, sum dy*e) of segment (s, r) at s + r
@@ -212,6 +260,9 @@ void main() {
   }
 #if defined(ENTRY_PARTIALS)
   if (gl_LocalInvocationID.x == 0u) tilerec[tile_id] = vec2(mean_t, m2);
+#if LAST_WG
+  if (arrive_last(ng, TPG)) combine_group(ng, K);  // s_last is uniform: barriers are fine
+#endif
 #else
   const vec2 W = wg_sum_w(wsum);
   // grad_input = rstd * (w*dy - mean(w*dy) - rstd^2 * mean(w*dy*(x-mean)) * (x-mean)).
@@ -240,5 +291,9 @@ void main() {
       }
     }
   }
+#if LAST_WG
+  if (arrive_last(g, params.batch))
+    for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) reduce_dwdb(g * CPG + rr);
+#endif
 #endif
 }
