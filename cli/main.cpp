@@ -99,6 +99,53 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--dump", dump_dir, "Write inputs, reference and outputs as .npy under this folder")->group("Output");
   run_cmd->add_flag("--force", run.force, "Replace existing output files")->group("Output");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress on stderr")->group("Output");
+  run_cmd->add_option("--shard", run.shard,
+                      "Run only the I-th of N round-robin slices of the problems (I/N)");
+  std::string baseline, update_baseline;
+  run_cmd
+      ->add_option("--baseline", baseline,
+                   "Compare with this results file after the run (see `compare`)")
+      ->group("Baseline");
+  run_cmd
+      ->add_option("--update-baseline", update_baseline,
+                   "Write the results there as the new baseline")
+      ->group("Baseline");
+  run_cmd
+      ->add_option("--threshold", run.compare.threshold,
+                   "With --baseline: smallest relative change that matters")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber)
+      ->group("Baseline");
+  run_cmd
+      ->add_flag("--ignore-device", run.compare.ignore_device,
+                 "With --baseline: compare correctness across devices")
+      ->group("Baseline");
+
+  // --- compare, merge ---
+  CompareCommand compare;
+  std::string compare_json;
+  auto* compare_cmd =
+      app.add_subcommand("compare",
+                         "Compare a results file with a baseline (exit 0 ok, 1 correctness "
+                         "regression, 3 slower, 4 inconclusive)");
+  compare_cmd->add_option("baseline", compare.baseline, "Baseline results file")->required();
+  compare_cmd->add_option("current", compare.current, "Current results file")->required();
+  compare_cmd
+      ->add_option("--threshold", compare.options.threshold,
+                   "Smallest relative change of the median that matters")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  compare_cmd->add_flag("--ignore-device", compare.options.ignore_device,
+                        "Compare runs from different devices (correctness only)");
+  compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON");
+  compare_cmd->add_flag("--force", compare.force, "Replace an existing --json file");
+  MergeCommand merge;
+  auto* merge_cmd =
+      app.add_subcommand("merge", "Merge results files (shards, sweep points) into one");
+  merge_cmd->add_option("inputs", merge.inputs, "Results files")->required();
+  merge_cmd->add_option("-o,--output", merge.output, "Merged results file")->required();
+  merge_cmd->add_flag("--ignore-device", merge.ignore_device, "Merge files from different devices");
+  merge_cmd->add_flag("--force", merge.force, "Replace an existing output file");
 
   // --- devices, kernels ---
   bool devices_json = false;
@@ -124,6 +171,11 @@ int main(int argc, char** argv) {
       for (const auto& d : list_dirs) kernels.kernel_folders.push_back(d);
       return kernels_command(kernels);
     }
+    if (*compare_cmd) {
+      if (!compare_json.empty()) compare.json_out = compare_json;
+      return compare_command(compare);
+    }
+    if (*merge_cmd) return merge_command(merge);
     // run
     run.bench.kernel_folders.push_back(default_kernels_folder());
     for (const auto& d : kernel_dirs) run.bench.kernel_folders.push_back(d);
@@ -149,6 +201,8 @@ int main(int argc, char** argv) {
     }
     if (!json_out.empty()) run.json_out = json_out;
     if (!dump_dir.empty()) run.bench.dump_dir = dump_dir;
+    if (!baseline.empty()) run.baseline = baseline;
+    if (!update_baseline.empty()) run.update_baseline = update_baseline;
     std::signal(SIGINT, on_sigint);
     return run_command(run, &g_stop);
   } catch (const ConfigError& e) {

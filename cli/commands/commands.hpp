@@ -6,10 +6,12 @@
 #include <atomic>
 #include <filesystem>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "bench/bench_options.hpp"
+#include "compare/compare.hpp"
 #include "config/problem.hpp"
 
 namespace gnbench {
@@ -22,8 +24,31 @@ struct RunCommand {
   bool force = false;  // replace existing output files
   bool quiet = false;
   std::string command_line;
+  std::string shard;  // --shard I/N: run every N-th problem, starting at the I-th (1-based)
+  std::optional<std::filesystem::path> baseline;         // --baseline: compare after the run
+  std::optional<std::filesystem::path> update_baseline;  // --update-baseline: write results there
+  CompareOptions compare;                                // --threshold, --ignore-device
 };
 int run_command(const RunCommand& cmd, const std::atomic<bool>* stop);
+
+struct CompareCommand {
+  std::filesystem::path baseline, current;
+  CompareOptions options;
+  std::optional<std::filesystem::path> json_out;
+  bool force = false;
+};
+int compare_command(const CompareCommand& cmd);
+// The comparison table, notes and summary; shared by `compare` and `run --baseline`.
+void print_comparison(std::ostream& out, const ComparisonReport& report,
+                      const std::string& baseline_label, const std::string& current_label);
+
+struct MergeCommand {
+  std::vector<std::filesystem::path> inputs;
+  std::filesystem::path output;
+  bool ignore_device = false;
+  bool force = false;
+};
+int merge_command(const MergeCommand& cmd);
 
 int devices_command(bool json);
 

@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <charconv>
 #include <chrono>
 #include <ctime>
 #include <iostream>
@@ -44,6 +45,21 @@ Progress terminal_progress(bool enabled) {
   };
 }
 
+// --shard "I/N" -> {I, N}, 1 <= I <= N.
+std::pair<uint32_t, uint32_t> parse_shard(const std::string& text) {
+  uint32_t index = 0, count = 0;
+  const char *p = text.data(), *end = p + text.size();
+  auto r = std::from_chars(p, end, index);
+  bool ok = r.ec == std::errc() && r.ptr != end && *r.ptr == '/';
+  if (ok) {
+    r = std::from_chars(r.ptr + 1, end, count);
+    ok = r.ec == std::errc() && r.ptr == end;
+  }
+  if (!ok || index < 1 || index > count)
+    throw ConfigError("--shard '" + text + "': expected I/N with 1 <= I <= N, e.g. 2/4");
+  return {index, count};
+}
+
 }  // namespace
 
 int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
@@ -61,6 +77,15 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     problems.push_back(*cmd.one_off);
   }
   if (problems.empty()) throw ConfigError("no problems: give a config file or --batch/--channels/--spatial/--groups");
+  std::pair<uint32_t, uint32_t> shard{1, 1};
+  if (!cmd.shard.empty()) shard = parse_shard(cmd.shard);
+  if (cmd.update_baseline) ensure_writable_target(*cmd.update_baseline, cmd.force, "--force");
+  // Read now: an unreadable baseline is a usage error, found before the GPU work.
+  std::optional<RunRecords> baseline;
+  if (cmd.baseline) {
+    baseline = read_results_file(*cmd.baseline);
+    validate_compare_options(cmd.compare);
+  }
   for (const auto& out : {cmd.json_out, cmd.csv_out, cmd.md_out})
     if (out) ensure_writable_target(*out, cmd.force, "--force");
   if (cmd.bench.dump_dir) {
@@ -71,18 +96,56 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
 
   BenchRunner runner(cmd.bench);
   runner.check_problems(problems, source);
-  RunRecords records = runner.run(problems, terminal_progress(!cmd.quiet && isatty(STDERR_FILENO)), stop);
+  if (shard.second > 1) {
+    // Round-robin, so that shards of a config sorted by size get similar work.
+    std::vector<Problem> mine;
+    for (size_t i = shard.first - 1; i < problems.size(); i += shard.second)
+      mine.push_back(problems[i]);
+    if (mine.empty())
+      std::cerr << "gnbench: note: shard " << cmd.shard << " has no problems (" << problems.size()
+                << " in all)\n";
+    problems = std::move(mine);
+  }
+  RunRecords records =
+      runner.run(problems, terminal_progress(!cmd.quiet && isatty(STDERR_FILENO)), stop);
   records.context.command_line = cmd.command_line;
   records.context.date = now_iso8601();
   records.context.host_name = host_name();
   records.context.configs = cmd.configs;
+  if (shard.second > 1)
+    records.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
 
   print_table(std::cout, records);
   if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
 
+  int code = records.context.complete ? 0 : 130;
   for (const auto& e : records.entries)
-    if (is_failure(e.verdict)) return 1;
-  return records.context.complete ? 0 : 130;
+    if (is_failure(e.verdict)) code = 1;
+  if (cmd.update_baseline) {
+    // A failing or partial run would make a baseline that hides regressions.
+    if (code == 0) {
+      write_file_atomically(*cmd.update_baseline, results_to_json(records).dump(1) + "\n");
+      std::cerr << "gnbench: baseline written to " << cmd.update_baseline->string() << "\n";
+    } else {
+      std::cerr << "gnbench: not updating the baseline " << cmd.update_baseline->string()
+                << ": the run " << (code == 1 ? "failed" : "was interrupted") << "\n";
+    }
+  }
+  if (baseline) {
+    // The run's own failure wins; otherwise compare's exit code (docs/compare.md).
+    std::cout << "\n";
+    try {
+      ComparisonReport report = compare_runs(*baseline, records, cmd.compare);
+      print_comparison(std::cout, report, cmd.baseline->string(), "this run");
+      if (code == 0) code = report.exit_code;
+    } catch (const ConfigError& e) {
+      if (code)
+        std::cerr << "gnbench: error: " << e.what() << "\n";
+      else
+        throw;
+    }
+  }
+  return code;
 }
 
 }  // namespace gnbench

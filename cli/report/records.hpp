@@ -63,6 +63,8 @@ struct RunContext {
   bool complete = true;  // false when interrupted
   std::vector<std::string> configs;
   std::string timing_mode;
+  std::string shard;                     // "I/N" from run --shard; empty when not sharded
+  std::vector<std::string> merged_from;  // files `gnbench merge` combined; empty otherwise
 };
 
 struct RunRecords {

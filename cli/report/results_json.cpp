@@ -238,6 +238,9 @@ json results_to_json(const RunRecords& records) {
                  {"complete", c.complete},
                  {"configs", c.configs},
                  {"timing_mode", c.timing_mode}}}};
+  // Only when set, so that unsharded, unmerged files keep their layout.
+  if (!c.shard.empty()) context["gnbench"]["shard"] = c.shard;
+  if (!c.merged_from.empty()) context["gnbench"]["merged_from"] = c.merged_from;
   json benchmarks = json::array();
   int family = 0;
   for (const auto& e : records.entries) {
@@ -275,6 +278,8 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     c.complete = g.at("complete");
     c.configs = g.at("configs").get<std::vector<std::string>>();
     c.timing_mode = g.at("timing_mode");
+    c.shard = g.value("shard", "");
+    c.merged_from = g.value("merged_from", std::vector<std::string>{});
     for (const auto& b : doc["benchmarks"])
       if (b.contains("gnbench")) r.entries.push_back(entry_from_json(b["gnbench"]));
   } catch (const json::exception& e) {

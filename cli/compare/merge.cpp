@@ -1,0 +1,91 @@
+#include "compare/merge.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "config/config_error.hpp"
+#include "report/results_json.hpp"
+
+namespace gnbench {
+
+namespace {
+
+// An entry's gnbench record as written to a results file: "identical content" means
+// identical in the file, whatever the in-memory representation (NaN metrics included).
+nlohmann::json entry_json(const EntryRecord& e) {
+  RunRecords one;
+  one.entries.push_back(e);
+  nlohmann::json doc = results_to_json(one);
+  for (auto& b : doc["benchmarks"])
+    if (b.contains("gnbench")) return b["gnbench"];
+  return nullptr;
+}
+
+}  // namespace
+
+RunRecords merge_runs(const std::vector<MergeInput>& inputs, const MergeOptions& options,
+                      std::vector<std::string>* warnings) {
+  if (inputs.empty()) throw ConfigError("merge: no results files");
+  auto warn = [&](const std::string& w) {
+    if (warnings) warnings->push_back(w);
+  };
+  RunRecords out;
+  out.context = inputs.front().records.context;
+  out.context.shard.clear();  // the merge is no longer one shard
+  out.context.merged_from.clear();
+  out.context.configs.clear();
+
+  struct Seen {
+    std::string source;
+    std::string dump;
+  };
+  std::map<std::string, Seen> entries;   // problem/variant -> where and what
+  std::map<std::string, Seen> problems;  // problem name -> where and its definition
+  bool mixed_modes = false;
+  for (const auto& in : inputs) {
+    const RunContext& c = in.records.context;
+    if (c.device_fingerprint != out.context.device_fingerprint) {
+      std::string what = in.source + " was measured on another device ([" + c.device_fingerprint +
+                         "]) than " + inputs.front().source + " ([" +
+                         out.context.device_fingerprint + "])";
+      if (!options.ignore_device)
+        throw ConfigError(what + "; pass --ignore-device to merge anyway");
+      warn(what + "; the merged context names only the first device");
+    }
+    mixed_modes |= c.timing_mode != out.context.timing_mode;
+    out.context.complete = out.context.complete && c.complete;
+    out.context.validation = out.context.validation || c.validation;
+    // A merged file lists its own sources, flattening earlier merges.
+    if (c.merged_from.empty()) out.context.merged_from.push_back(in.source);
+    for (const auto& m : c.merged_from) out.context.merged_from.push_back(m);
+    for (const auto& cfg : c.configs)
+      if (std::find(out.context.configs.begin(), out.context.configs.end(), cfg) ==
+          out.context.configs.end())
+        out.context.configs.push_back(cfg);
+
+    for (const auto& e : in.records.entries) {
+      nlohmann::json j = entry_json(e);
+      std::string problem = j["problem"].dump();
+      auto [p, new_problem] = problems.try_emplace(e.problem.name, Seen{in.source, problem});
+      if (!new_problem && p->second.dump != problem)
+        throw ConfigError("problem '" + e.problem.name + "' has different definitions in " +
+                          p->second.source + " and " + in.source);
+      std::string dump = j.dump();
+      auto [it, new_entry] = entries.try_emplace(e.name(), Seen{in.source, dump});
+      if (new_entry) {
+        out.entries.push_back(e);
+      } else if (it->second.dump != dump) {
+        throw ConfigError(e.name() + " is in both " + it->second.source + " and " + in.source +
+                          " with different results");
+      }
+    }
+  }
+  if (mixed_modes) {
+    out.context.timing_mode = "mixed";
+    warn("the files were timed in different modes; context.timing_mode is \"mixed\"");
+  }
+  if (!out.context.complete) warn("an input run was interrupted: the merge is incomplete");
+  return out;
+}
+
+}  // namespace gnbench

@@ -1,0 +1,273 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "compare/compare.hpp"
+#include "config/config_error.hpp"
+
+namespace gnbench {
+namespace {
+
+// n samples evenly spread over [center - half_width, center + half_width], shuffled a little
+// so that order does not matter.
+std::vector<double> spread(double center, double half_width, size_t n = 10) {
+  std::vector<double> v;
+  for (size_t i = 0; i < n; ++i)
+    v.push_back(center + (n > 1 ? half_width * (2.0 * double(i) / double(n - 1) - 1) : 0));
+  std::rotate(v.begin(), v.begin() + n / 3, v.end());
+  return v;
+}
+
+EntryRecord entry(const std::string& problem, const std::string& variant,
+                  std::vector<double> samples_ns, Verdict verdict = Verdict::kPass,
+                  double max_scaled = 1e-6) {
+  EntryRecord e;
+  e.problem.name = problem;
+  e.problem.shape = {2, 8, 16, 4};
+  e.variant = variant;
+  e.verdict = verdict;
+  e.trials = 1;
+  TensorMetrics t;
+  t.tensor = "grad_input";
+  t.max_scaled = max_scaled;
+  t.pass = verdict == Verdict::kPass;
+  e.verification.tensors.push_back(t);
+  e.verification.pass = t.pass;
+  if (!samples_ns.empty()) {
+    TimingResult timing;
+    timing.mode = "cold";
+    timing.total = summarize(samples_ns);
+    timing.samples_ns = std::move(samples_ns);
+    timing.noise_target_reached = true;
+    e.cold = timing;
+  }
+  return e;
+}
+
+RunRecords run(std::vector<EntryRecord> entries, const std::string& fingerprint = "dev-a") {
+  RunRecords r;
+  r.context.device = {{"name", "Test GPU"}};
+  r.context.device_fingerprint = fingerprint;
+  r.context.timing_mode = "cold";
+  r.entries = std::move(entries);
+  return r;
+}
+
+const EntryComparison& find(const ComparisonReport& r, const std::string& name) {
+  for (const auto& e : r.entries)
+    if (e.name == name) return e;
+  throw std::runtime_error("no entry " + name);
+}
+
+TEST(Compare, SameRunIsOk) {
+  RunRecords a = run({entry("p1", "v1", spread(100e3, 1e3)), entry("p2", "v1", spread(50e3, 1e3))});
+  ComparisonReport r = compare_runs(a, a, {});
+  EXPECT_EQ(r.exit_code, kCompareOk);
+  ASSERT_EQ(r.entries.size(), 2u);
+  for (const auto& e : r.entries) {
+    EXPECT_EQ(e.time.verdict, TimeVerdict::kSame) << e.name;
+    EXPECT_FALSE(e.correctness_regression);
+    EXPECT_TRUE(e.notes.empty());
+  }
+}
+
+TEST(Compare, SlowerWithTightNoiseIsSignificant) {
+  RunRecords base = run({entry("p", "v", spread(100e3, 0.5e3))});
+  RunRecords cur = run({entry("p", "v", spread(120e3, 0.5e3))});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(r.exit_code, kCompareSlower);
+  const auto& e = find(r, "p/v");
+  EXPECT_EQ(e.time.verdict, TimeVerdict::kSlower);
+  EXPECT_NEAR(e.time.change, 0.2, 1e-9);
+  ASSERT_TRUE(e.time.u_test);
+  EXPECT_LT(e.time.u_test->p_value, 0.001);
+}
+
+TEST(Compare, SlowerWithHugeNoiseIsInconclusive) {
+  RunRecords base = run({entry("p", "v", spread(100e3, 60e3))});
+  RunRecords cur = run({entry("p", "v", spread(120e3, 60e3))});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(r.exit_code, kCompareInconclusive);
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kNoisy);
+  EXPECT_FALSE(find(r, "p/v").time.reason.empty());
+}
+
+TEST(Compare, FasterIsReportedNotAFailure) {
+  RunRecords base = run({entry("p", "v", spread(100e3, 0.5e3))});
+  RunRecords cur = run({entry("p", "v", spread(70e3, 0.5e3))});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(r.exit_code, kCompareOk);
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kFaster);
+  EXPECT_EQ(r.count(TimeVerdict::kFaster), 1u);
+}
+
+TEST(Compare, NoisyFasterIsNotInconclusive) {
+  // A speedup that cannot be confirmed is no evidence of a regression.
+  RunRecords base = run({entry("p", "v", spread(100e3, 60e3))});
+  RunRecords cur = run({entry("p", "v", spread(80e3, 60e3))});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kNoisy);
+  EXPECT_EQ(r.exit_code, kCompareOk);
+}
+
+TEST(Compare, PassToFailIsACorrectnessRegression) {
+  RunRecords base = run({entry("p", "v", spread(100e3, 0.5e3)), entry("q", "v", spread(1e3, 1))});
+  RunRecords cur = run({entry("p", "v", spread(100e3, 0.5e3), Verdict::kFail),
+                        entry("q", "v", spread(2e3, 1))});  // also slower: 1 wins over 3
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(r.exit_code, kCompareCorrectnessRegression);
+  EXPECT_TRUE(find(r, "p/v").correctness_regression);
+  EXPECT_EQ(find(r, "q/v").time.verdict, TimeVerdict::kSlower);
+  EXPECT_EQ(r.regressions(), 1u);
+}
+
+TEST(Compare, PassToErrorIsACorrectnessRegression) {
+  RunRecords base = run({entry("p", "v", {})});
+  RunRecords cur = run({entry("p", "v", {}, Verdict::kError)});
+  EXPECT_EQ(compare_runs(base, cur, {}).exit_code, kCompareCorrectnessRegression);
+}
+
+TEST(Compare, XFailStaysOkAndFixesAreNoted) {
+  RunRecords base =
+      run({entry("p", "v", {}, Verdict::kXFail), entry("q", "v", {}, Verdict::kFail)});
+  RunRecords cur = run({entry("p", "v", {}, Verdict::kXFail), entry("q", "v", {})});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(r.exit_code, kCompareOk);
+  EXPECT_FALSE(find(r, "p/v").correctness_regression);
+  ASSERT_EQ(find(r, "q/v").notes.size(), 1u);
+  EXPECT_NE(find(r, "q/v").notes[0].find("fixed"), std::string::npos);
+}
+
+TEST(Compare, StillFailingIsNotANewRegression) {
+  RunRecords base = run({entry("p", "v", {}, Verdict::kFail)});
+  ComparisonReport r = compare_runs(base, base, {});
+  EXPECT_EQ(r.exit_code, kCompareOk);
+  EXPECT_NE(find(r, "p/v").notes.at(0).find("still failing"), std::string::npos);
+}
+
+TEST(Compare, ErrorGrowthIsANoteOnly) {
+  RunRecords base = run({entry("p", "v", {}, Verdict::kPass, 1e-5)});
+  RunRecords grown = run({entry("p", "v", {}, Verdict::kPass, 2e-4)});
+  ComparisonReport r = compare_runs(base, grown, {});
+  EXPECT_EQ(r.exit_code, kCompareOk);
+  ASSERT_EQ(find(r, "p/v").notes.size(), 1u);
+  EXPECT_NE(find(r, "p/v").notes[0].find("grew 20.0x"), std::string::npos);
+  // Growth within 10x, or from below float32 rounding, is not worth a note.
+  RunRecords small = run({entry("p", "v", {}, Verdict::kPass, 9e-5)});
+  EXPECT_TRUE(find(compare_runs(base, small, {}), "p/v").notes.empty());
+  RunRecords exact = run({entry("p", "v", {}, Verdict::kPass, 0)});
+  RunRecords rounding = run({entry("p", "v", {}, Verdict::kPass, 5e-7)});
+  EXPECT_TRUE(find(compare_runs(exact, rounding, {}), "p/v").notes.empty());
+}
+
+TEST(Compare, EntriesInOneFileOnlyAreListed) {
+  RunRecords base = run({entry("p", "v", spread(1e3, 1)), entry("gone", "v", spread(1e3, 1))});
+  RunRecords cur = run({entry("new", "v", spread(1e3, 1)), entry("p", "v", spread(1e3, 1))});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(r.exit_code, kCompareOk);
+  ASSERT_EQ(r.entries.size(), 1u);
+  EXPECT_EQ(r.only_in_baseline, std::vector<std::string>{"gone/v"});
+  EXPECT_EQ(r.only_in_current, std::vector<std::string>{"new/v"});
+}
+
+TEST(Compare, DifferentDevicesAreRefusedUnlessIgnored) {
+  RunRecords base = run({entry("p", "v", spread(100e3, 0.5e3))}, "dev-a");
+  RunRecords cur = run({entry("p", "v", spread(200e3, 0.5e3), Verdict::kFail)}, "dev-b");
+  EXPECT_THROW(compare_runs(base, cur, {}), ConfigError);
+  CompareOptions o;
+  o.ignore_device = true;
+  ComparisonReport r = compare_runs(base, cur, o);
+  EXPECT_FALSE(r.timing_compared);
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kNone);
+  EXPECT_EQ(r.exit_code, kCompareCorrectnessRegression);  // correctness still counts
+  ASSERT_FALSE(r.warnings.empty());
+  EXPECT_NE(r.warnings[0].find("correctness only"), std::string::npos);
+}
+
+TEST(Compare, ThresholdIsRespected) {
+  RunRecords base = run({entry("p", "v", spread(100e3, 0.5e3))});
+  RunRecords cur = run({entry("p", "v", spread(120e3, 0.5e3))});
+  CompareOptions o;
+  o.threshold = 0.25;
+  ComparisonReport r = compare_runs(base, cur, o);
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kSame);
+  EXPECT_EQ(r.exit_code, kCompareOk);
+  o.threshold = 0.01;
+  RunRecords cur3 = run({entry("p", "v", spread(103e3, 0.1e3))});
+  base = run({entry("p", "v", spread(100e3, 0.1e3))});
+  EXPECT_EQ(compare_runs(base, cur3, o).exit_code, kCompareSlower);
+  EXPECT_EQ(compare_runs(base, cur3, {}).exit_code, kCompareOk);  // 3 % < default 5 %
+}
+
+TEST(Compare, InvalidThresholdIsAUsageError) {
+  RunRecords a = run({entry("p", "v", spread(100e3, 0.5e3))});
+  for (double t : {-0.1, std::nan(""), double(INFINITY)}) {
+    CompareOptions o;
+    o.threshold = t;
+    EXPECT_THROW(compare_runs(a, a, o), ConfigError) << t;
+  }
+}
+
+TEST(Compare, SlowerWinsOverInconclusive) {
+  RunRecords base =
+      run({entry("a", "v", spread(100e3, 0.5e3)), entry("b", "v", spread(100e3, 60e3))});
+  RunRecords cur =
+      run({entry("a", "v", spread(120e3, 0.5e3)), entry("b", "v", spread(120e3, 60e3))});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(find(r, "b/v").time.verdict, TimeVerdict::kNoisy);
+  EXPECT_EQ(r.exit_code, kCompareSlower);
+}
+
+TEST(Compare, TooFewSamplesCannotBeSignificant) {
+  RunRecords base = run({entry("p", "v", {100e3, 100e3})});
+  RunRecords cur = run({entry("p", "v", {150e3, 150e3})});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kNoisy);
+  EXPECT_EQ(r.exit_code, kCompareInconclusive);
+}
+
+TEST(Compare, FewSamplesUseTheNoiseBandOnly) {
+  // 3 samples: no U test, but a clear shift beyond both spreads still counts.
+  RunRecords base = run({entry("p", "v", {99e3, 100e3, 101e3})});
+  RunRecords cur = run({entry("p", "v", {129e3, 130e3, 131e3})});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_FALSE(find(r, "p/v").time.u_test);
+  EXPECT_EQ(r.exit_code, kCompareSlower);
+}
+
+TEST(Compare, UntimedEntriesCompareCorrectnessOnly) {
+  RunRecords base = run({entry("p", "v", spread(100e3, 1e3))});
+  RunRecords cur = run({entry("p", "v", {})});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kNone);
+  EXPECT_EQ(r.exit_code, kCompareOk);
+}
+
+TEST(Compare, MannWhitneyMatchesScipy) {
+  // scipy.stats.mannwhitneyu(a, b, method="asymptotic"): normal approximation, continuity corrected
+  MannWhitney m = mann_whitney_u({1, 2, 3, 4, 5}, {6, 7, 8, 9, 10});
+  EXPECT_DOUBLE_EQ(m.u, 0);
+  EXPECT_NEAR(m.p_value, 0.012185, 1e-5);
+  // Ties: average ranks and the tie-corrected variance.
+  MannWhitney t = mann_whitney_u({1, 2, 2, 3, 3}, {2, 3, 3, 4, 5});
+  EXPECT_DOUBLE_EQ(t.u, 5);
+  EXPECT_NEAR(t.p_value, 0.126379, 1e-5);
+  EXPECT_DOUBLE_EQ(mann_whitney_u({1, 1, 1}, {1, 1, 1}).p_value, 1.0);
+}
+
+TEST(Compare, JsonReport) {
+  RunRecords base = run({entry("p", "v", spread(100e3, 0.5e3)), entry("gone", "v", {})});
+  RunRecords cur = run({entry("p", "v", spread(120e3, 0.5e3))});
+  nlohmann::json j = comparison_to_json(compare_runs(base, cur, {}));
+  EXPECT_EQ(j["exit_code"], kCompareSlower);
+  EXPECT_EQ(j["entries"][0]["name"], "p/v");
+  EXPECT_EQ(j["entries"][0]["time"]["verdict"], "SLOWER");
+  EXPECT_NEAR(j["entries"][0]["time"]["change"].get<double>(), 0.2, 1e-9);
+  EXPECT_EQ(j["only_in_baseline"][0], "gone/v");
+  EXPECT_EQ(j["summary"]["slower"], 1);
+  EXPECT_EQ(j["options"]["threshold"], 0.05);
+}
+
+}  // namespace
+}  // namespace gnbench

@@ -1,0 +1,134 @@
+#include <gtest/gtest.h>
+
+#include "compare/merge.hpp"
+#include "config/config_error.hpp"
+#include "report/results_json.hpp"
+
+namespace gnbench {
+namespace {
+
+EntryRecord entry(const std::string& problem, const std::string& variant, double median_ns = 1e3) {
+  EntryRecord e;
+  e.problem.name = problem;
+  e.problem.shape = {2, 8, 16, 4};
+  e.variant = variant;
+  e.verdict = Verdict::kPass;
+  e.trials = 1;
+  TimingResult t;
+  t.mode = "cold";
+  t.samples_ns = {median_ns, median_ns};
+  t.total = summarize(t.samples_ns);
+  e.cold = t;
+  return e;
+}
+
+MergeInput input(const std::string& source, std::vector<EntryRecord> entries,
+                 const std::string& fingerprint = "dev-a") {
+  MergeInput in{source, {}};
+  in.records.context.device = {{"name", "Test GPU"}};
+  in.records.context.device_fingerprint = fingerprint;
+  in.records.context.timing_mode = "cold";
+  in.records.context.configs = {source + ".config"};
+  in.records.context.command_line = "gnbench run " + source;
+  in.records.entries = std::move(entries);
+  return in;
+}
+
+std::vector<std::string> names(const RunRecords& r) {
+  std::vector<std::string> out;
+  for (const auto& e : r.entries) out.push_back(e.name());
+  return out;
+}
+
+TEST(Merge, ConcatenatesInOrderWithTheFirstContext) {
+  auto a = input("a.json", {entry("p1", "v"), entry("p3", "v")});
+  a.records.context.shard = "1/2";
+  a.records.context.copy_gbps = 42;
+  auto b = input("b.json", {entry("p2", "v")});
+  b.records.context.shard = "2/2";
+  RunRecords m = merge_runs({a, b}, {});
+  EXPECT_EQ(names(m), (std::vector<std::string>{"p1/v", "p3/v", "p2/v"}));
+  EXPECT_EQ(m.context.command_line, "gnbench run a.json");
+  EXPECT_EQ(m.context.copy_gbps, 42);
+  EXPECT_EQ(m.context.merged_from, (std::vector<std::string>{"a.json", "b.json"}));
+  EXPECT_EQ(m.context.configs, (std::vector<std::string>{"a.json.config", "b.json.config"}));
+  EXPECT_TRUE(m.context.shard.empty());
+  EXPECT_TRUE(m.context.complete);
+}
+
+TEST(Merge, IdenticalRepeatsAreKeptOnce) {
+  auto a = input("a.json", {entry("p", "v")});
+  auto b = input("b.json", {entry("p", "v"), entry("q", "v")});
+  RunRecords m = merge_runs({a, b}, {});
+  EXPECT_EQ(names(m), (std::vector<std::string>{"p/v", "q/v"}));
+}
+
+TEST(Merge, DifferentResultsForOneEntryAreAnError) {
+  auto a = input("a.json", {entry("p", "v", 1e3)});
+  auto b = input("b.json", {entry("p", "v", 2e3)});
+  try {
+    merge_runs({a, b}, {});
+    FAIL() << "no error";
+  } catch (const ConfigError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("p/v"), std::string::npos) << what;
+    EXPECT_NE(what.find("a.json"), std::string::npos) << what;
+    EXPECT_NE(what.find("b.json"), std::string::npos) << what;
+  }
+}
+
+TEST(Merge, OneProblemNameWithTwoDefinitionsIsAnError) {
+  auto a = input("a.json", {entry("p", "v1")});
+  auto b = input("b.json", {entry("p", "v2")});
+  b.records.entries[0].problem.shape.batch = 4;
+  EXPECT_THROW(merge_runs({a, b}, {}), ConfigError);
+}
+
+TEST(Merge, DifferentDevicesNeedIgnoreDevice) {
+  auto a = input("a.json", {entry("p", "v")}, "dev-a");
+  auto b = input("b.json", {entry("q", "v")}, "dev-b");
+  EXPECT_THROW(merge_runs({a, b}, {}), ConfigError);
+  std::vector<std::string> warnings;
+  RunRecords m = merge_runs({a, b}, {.ignore_device = true}, &warnings);
+  EXPECT_EQ(m.entries.size(), 2u);
+  EXPECT_EQ(m.context.device_fingerprint, "dev-a");
+  EXPECT_FALSE(warnings.empty());
+}
+
+TEST(Merge, IncompleteInputsAndMixedModesAreCarried) {
+  auto a = input("a.json", {entry("p", "v")});
+  auto b = input("b.json", {entry("q", "v")});
+  b.records.context.complete = false;
+  b.records.context.timing_mode = "hot";
+  std::vector<std::string> warnings;
+  RunRecords m = merge_runs({a, b}, {}, &warnings);
+  EXPECT_FALSE(m.context.complete);
+  EXPECT_EQ(m.context.timing_mode, "mixed");
+  EXPECT_EQ(warnings.size(), 2u);
+}
+
+TEST(Merge, MergingMergesFlattensTheSourceList) {
+  RunRecords ab =
+      merge_runs({input("a.json", {entry("p", "v")}), input("b.json", {entry("q", "v")})}, {});
+  MergeInput abin{"ab.json", ab};
+  RunRecords m = merge_runs({abin, input("c.json", {entry("r", "v")})}, {});
+  EXPECT_EQ(m.context.merged_from, (std::vector<std::string>{"a.json", "b.json", "c.json"}));
+}
+
+TEST(Merge, ShardAndSourcesSurviveTheResultsFile) {
+  RunRecords r = input("a.json", {entry("p", "v")}).records;
+  r.context.shard = "2/3";
+  r.context.merged_from = {"x.json", "y.json"};
+  RunRecords back = results_from_json(results_to_json(r), "test");
+  EXPECT_EQ(back.context.shard, "2/3");
+  EXPECT_EQ(back.context.merged_from, r.context.merged_from);
+  // Absent in plain files.
+  nlohmann::json plain = results_to_json(input("a.json", {}).records);
+  EXPECT_FALSE(plain["context"]["gnbench"].contains("shard"));
+  EXPECT_FALSE(plain["context"]["gnbench"].contains("merged_from"));
+}
+
+TEST(Merge, NothingToMergeIsAnError) { EXPECT_THROW(merge_runs({}, {}), ConfigError); }
+
+}  // namespace
+}  // namespace gnbench
