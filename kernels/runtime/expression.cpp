@@ -87,8 +87,10 @@ class Parser {
     if (std::isdigit(static_cast<unsigned char>(ch))) {
       int64_t value = 0;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-        if (value > (INT64_MAX - 9) / 10) fail("number too large");
-        value = value * 10 + (text_[pos_++] - '0');
+        const int digit = text_[pos_] - '0';
+        if (value > (INT64_MAX - digit) / 10) fail("number too large");
+        value = value * 10 + digit;
+        ++pos_;
       }
       return std::make_shared<Expression::Node>(Expression::Node{Kind::kNumber, value, "", {}});
     }
@@ -139,14 +141,17 @@ int64_t eval(const Expression::Node& node, const Variables& vars, const std::str
       }
       return it->second;
     }
-    case Kind::kUnary:
-      return -eval(*node.args[0], vars, prefix);
+    case Kind::kUnary: {
+      int64_t a = eval(*node.args[0], vars, prefix);
+      if (a == INT64_MIN) throw ConfigError(prefix + ": integer overflow");
+      return -a;
+    }
     case Kind::kCall: {
       int64_t a = eval(*node.args[0], vars, prefix), b = eval(*node.args[1], vars, prefix);
       if (node.name == "min") return std::min(a, b);
       if (node.name == "max") return std::max(a, b);
       if (b <= 0) throw ConfigError(prefix + ": ceil_div by " + std::to_string(b));
-      return a >= 0 ? (a + b - 1) / b : a / b;
+      return a / b + (a % b > 0);  // a + b - 1 could overflow
     }
     case Kind::kBinary: {
       const std::string& op = node.name;
@@ -163,6 +168,10 @@ int64_t eval(const Expression::Node& node, const Variables& vars, const std::str
       if (op == "*") return checked(mul, a, b, prefix);
       if (op == "/" || op == "%") {
         if (b == 0) throw ConfigError(prefix + ": division by zero");
+        if (b == -1) {  // INT64_MIN / -1 traps on x86
+          if (op == "%") return 0;
+          return checked(sub, 0, a, prefix);
+        }
         return op == "/" ? a / b : a % b;
       }
       if (op == "&&" || op == "||") return b != 0;
