@@ -213,7 +213,7 @@ VariantSpec parse_variant(const json& j, const fs::path& file, size_t index) {
 
 std::vector<VariantSpec> load_manifests(const std::vector<fs::path>& folders) {
   std::vector<VariantSpec> variants;
-  std::set<std::string> seen;
+  std::map<std::string, fs::path> seen;  // name -> the manifest that defined it first
   for (const auto& folder : folders) {
     std::error_code ec;
     if (!fs::is_directory(folder, ec)) throw ConfigError(folder.string() + ": not a kernels folder (no such directory)");
@@ -243,8 +243,10 @@ std::vector<VariantSpec> load_manifests(const std::vector<fs::path>& folders) {
       }
       for (size_t i = 0; i < entries.size(); ++i) {
         VariantSpec v = parse_variant(entries[i], file, i);
-        if (!seen.insert(v.name).second)
-          throw ConfigError(file.string() + ": variant '" + v.name + "' is defined twice");
+        auto [first, fresh] = seen.emplace(v.name, file);
+        if (!fresh)
+          throw ConfigError(file.string() + ": variant '" + v.name + "': field 'name': '" + v.name +
+                            "' is already defined in " + first->second.string());
         variants.push_back(std::move(v));
       }
     }
