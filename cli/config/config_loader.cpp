@@ -214,6 +214,14 @@ Distribution parse_distribution(const json& v, const Ctx& ctx) {
     ctx.fail_field(v.is_string() ? "distribution" : "distribution.kind", kind_value,
                    "unknown distribution kind (valid: " + join(kinds) + ")");
   }
+  // The param rules live with the generator; checked here so a bad one fails at load time.
+  try {
+    validate_distribution(d);
+  } catch (const std::invalid_argument& e) {
+    const bool has_param = v.is_object() && v.contains("param");
+    ctx.fail_field(has_param ? "distribution.param" : "distribution",
+                   has_param ? &v.at("param") : &v, e.what());
+  }
   return d;
 }
 

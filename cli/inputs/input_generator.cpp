@@ -310,7 +310,12 @@ uint64_t trial_seed(uint64_t problem_seed, uint32_t trial) {
   return mix64(problem_seed + uint64_t{trial} * kGolden);
 }
 
+void validate_distribution(const Distribution& distribution) {
+  resolve_param(find_kind(distribution.kind), distribution.param);
+}
+
 Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uint64_t seed) {
+  // The same checks as validate_distribution(), keeping the resolved param.
   const KindEntry& entry = find_kind(distribution.kind);
   const double param = resolve_param(entry, distribution.param);
   if (shape.groups == 0 || shape.channels % shape.groups != 0)

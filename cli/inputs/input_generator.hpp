@@ -19,6 +19,11 @@ struct DistributionInfo {
 const std::vector<DistributionInfo>& distribution_kinds();
 bool is_distribution_kind(const std::string& kind);
 
+// Throws std::invalid_argument when generate_inputs() would reject the distribution: an
+// unknown kind, a non-finite or negative param, a param for a kind that takes none, or one out
+// of the kind's range (weight_zeros: a zero fraction < 1). Config loaders call it at load time.
+void validate_distribution(const Distribution& distribution);
+
 // Same (shape, distribution, seed) -> bit-identical inputs on every machine.
 Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uint64_t seed);
 
