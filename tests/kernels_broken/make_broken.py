@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# Regenerates tests/kernels_broken/ from kernels/glsl/seed.comp and kernels/seed.json: each
+# variant is the seed with exactly one bug, for the verifier self-test (test_broken_kernels.cpp).
+# Run it after changing the seed; it fails loudly when a patched line no longer exists.
+import json, os, re, textwrap
+here = os.path.dirname(os.path.abspath(__file__))
+repo = os.path.dirname(os.path.dirname(here))
+src = open(os.path.join(repo, 'kernels/glsl/seed.comp')).read()
+seed_manifest = json.load(open(os.path.join(repo, 'kernels/seed.json')))
+out = here
+os.makedirs(out + '/glsl', exist_ok=True)
+
+# Markers in the seed.
+GI_START = src.index('#if defined(ENTRY_GRAD_INPUT)')
+WB_START = src.index('#elif defined(ENTRY_GRAD_WEIGHT_BIAS)')
+
+def sub_once(text, old, new, start=0, end=None):
+    end = len(text) if end is None else end
+    region = text[start:end]
+    assert region.count(old) == 1, (old, region.count(old))
+    return text[:start] + region.replace(old, new) + text[end:]
+
+def in_grad_input(text, old, new):
+    gi = text.index('#if defined(ENTRY_GRAD_INPUT)'); wb = text.index('#elif defined(ENTRY_GRAD_WEIGHT_BIAS)')
+    return sub_once(text, old, new, gi, wb)
+
+def in_weight_bias(text, old, new):
+    wb = text.index('#elif defined(ENTRY_GRAD_WEIGHT_BIAS)')
+    return sub_once(text, old, new, wb)
+
+def everywhere(text, old, new):
+    assert text.count(old) >= 1, old
+    return text.replace(old, new)
+
+variants = {}
+
+# 1. The last element of every (n, group) is never written.
+def skip_tail(s):
+    pass3 = s.index('// Pass 3: compute grad_input')
+    return sub_once(s, 'if (j >= group_size) { break; }',
+                    'if (j + 1u >= group_size) { break; }  // BUG: stops one element early', pass3, s.index('#elif'))
+variants['broken_skip_tail'] = ('grad_input pass 3 stops one element short: the last element of every (n, group) keeps the poison', skip_tail)
+
+# 2. Off-by-one loop bound: the last batch item is left out of grad_weight and grad_bias.
+def off_by_one(s):
+    return in_weight_bias(s, 'for (uint n = 0u; n < params.batch; n++) {',
+                          'for (uint n = 0u; n + 1u < params.batch; n++) {  // BUG: off by one, skips n = N-1')
+variants['broken_off_by_one'] = ('grad_weight_bias loops n < N-1: the last batch item is missing from grad_weight and grad_bias', off_by_one)
+
+# 3. No barrier between reading wg_data[0] (mean, variance) and overwriting wg_data in pass 2.
+def missing_barrier(s):
+    return in_grad_input(s, '''  float inv_std = inversesqrt(variance + eps);
+  barrier();
+''', '''  float inv_std = inversesqrt(variance + eps);
+  // BUG: the barrier() that keeps pass 2 from overwriting wg_data[0] before every
+  // invocation has read the mean is missing.
+''')
+variants['broken_missing_barrier'] = ('grad_input lacks the barrier after reading wg_data[0]: a race between reading the statistics and pass 2 overwriting them', missing_barrier)
+
+# 4. eps ignored.
+def eps_ignored(s):
+    return everywhere(s, 'float inv_std = inversesqrt(variance + eps);',
+                      'float inv_std = inversesqrt(variance);  // BUG: eps ignored')
+variants['broken_eps_ignored'] = ('inv_std = inversesqrt(variance): eps is ignored in both stages', eps_ignored)
+
+# 5. grad_weight and grad_bias swapped.
+def swap_wb(s):
+    return in_weight_bias(s, '''    dst[c] = acc_dw;
+    dst[params.channels + c] = acc_db;''', '''    dst[c] = acc_db;  // BUG: grad_weight and grad_bias swapped
+    dst[params.channels + c] = acc_dw;''')
+variants['broken_swap_wb'] = ('grad_weight_bias writes grad_bias where grad_weight goes and vice versa', swap_wb)
+
+# 6. Unbiased variance (factor M / (M - 1)).
+def variance_factor(s):
+    s = in_grad_input(s, 'float variance = wg_data2[0] / float(group_size) - mean * mean;',
+                      '// BUG: unbiased variance, a factor M / (M - 1) too large\n'
+                      '  float variance = (wg_data2[0] / float(group_size) - mean * mean) * float(group_size) / float(group_size - 1u);')
+    return in_weight_bias(s, 'float variance = wg_data2[0] / float(group_size) - mean * mean;',
+                          '// BUG: unbiased variance, a factor M / (M - 1) too large\n'
+                          '    float variance = (wg_data2[0] / float(group_size) - mean * mean) * float(group_size) / float(group_size - 1u);')
+variants['broken_variance_factor'] = ('variance divided by M - 1 instead of M (unbiased) in both stages', variance_factor)
+
+# 7. grad_input rounded through float16.
+def fp16_output(s):
+    return in_grad_input(s, 'dst[idx] = inv_std * (w * dy - mean_wdy - xhat * mean_wdy_xhat);',
+                         'float value = inv_std * (w * dy - mean_wdy - xhat * mean_wdy_xhat);\n'
+                         '    dst[idx] = unpackHalf2x16(packHalf2x16(vec2(value, 0.0))).x;  // BUG: float16 rounding')
+variants['broken_fp16_output'] = ('grad_input rounded to float16 (packHalf2x16/unpackHalf2x16 round trip) before it is stored', fp16_output)
+
+header_re = re.compile(r'\A#version 450\n(// .*\n)+', re.M)
+for name, (what, patch) in variants.items():
+    body = patch(src)
+    assert body != src
+    m = header_re.match(body)
+    lines = textwrap.wrap('DELIBERATELY BROKEN copy of kernels/glsl/seed.comp for the verifier self-test '
+                          '(tests/test_broken_kernels.cpp): ' + what + '.', 95)
+    body = ('#version 450\n' + ''.join('// ' + l + '\n' for l in lines) +
+            '// Generated with one change from the seed, marked BUG below; every other line is the seed.\n'
+            + body[m.end():])
+    open(f'{out}/glsl/{name}.comp', 'w').write(body)
+    man = json.loads(json.dumps(seed_manifest))
+    man['name'] = name
+    man['description'] = 'BROKEN on purpose (verifier self-test): ' + what
+    for st in man['stages']:
+        st['shader'] = f'glsl/{name}.comp'
+    with open(f'{out}/{name}.json', 'w') as f:
+        f.write(json.dumps(man, indent=2) + '\n')
+

@@ -1,0 +1,233 @@
+// Manifest expressions (kernels/runtime/expression.hpp): precedence and associativity, the
+// functions, comparisons and short-circuit logic, and every error being a one-line ConfigError
+// that quotes the expression.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <string>
+
+#include "config/config_error.hpp"
+#include "runtime/expression.hpp"
+
+namespace gnbench {
+namespace {
+
+const std::string kWhere = "k.json: variant 'v': field 'dispatch[0]'";
+
+int64_t eval(const std::string& text, const Variables& vars = {}) {
+  return Expression(text, kWhere).evaluate(vars);
+}
+
+// The ConfigError message of parsing and evaluating `text` ("" and a failure when none).
+std::string error_of(const std::string& text, const Variables& vars = {}) {
+  try {
+    Expression e(text, kWhere);
+    e.evaluate(vars);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no ConfigError for '" << text << "'";
+  return "";
+}
+
+// The message starts with the location, quotes the expression and holds every piece.
+void expect_error(const std::string& text, std::initializer_list<std::string> pieces,
+                  const Variables& vars = {}) {
+  const std::string msg = error_of(text, vars);
+  SCOPED_TRACE("expression: " + text + "\nmessage: " + msg);
+  EXPECT_EQ(msg.rfind(kWhere + ": expression '" + text + "'", 0), 0u);
+  EXPECT_EQ(msg.find('\n'), std::string::npos);
+  for (const auto& piece : pieces) EXPECT_NE(msg.find(piece), std::string::npos) << piece;
+}
+
+const Variables kShape{{"N", 2}, {"C", 64}, {"HW", 256}, {"G", 8}, {"CPG", 8}};
+
+TEST(Expression, Literals) {
+  EXPECT_EQ(eval("0"), 0);
+  EXPECT_EQ(eval("42"), 42);
+  EXPECT_EQ(eval("  7  "), 7);
+  EXPECT_EQ(eval("007"), 7);
+  EXPECT_EQ(eval("9223372036854775807"), std::numeric_limits<int64_t>::max());
+  EXPECT_EQ(eval("9223372036854775800"), 9223372036854775800);
+}
+
+TEST(Expression, Precedence) {
+  EXPECT_EQ(eval("2 + 3 * 4"), 14);
+  EXPECT_EQ(eval("2 * 3 + 4"), 10);
+  EXPECT_EQ(eval("20 - 6 / 3"), 18);
+  EXPECT_EQ(eval("1 + 7 % 4"), 4);
+  EXPECT_EQ(eval("7 % 4 * 2"), 6);         // same level, left to right
+  EXPECT_EQ(eval("1 + 2 < 4"), 1);         // arithmetic binds tighter than comparisons
+  EXPECT_EQ(eval("1 < 2 == 1"), 1);        // relational tighter than equality
+  EXPECT_EQ(eval("2 == 2 && 3 != 3"), 0);  // equality tighter than &&
+  EXPECT_EQ(eval("1 || 0 && 0"), 1);       // && tighter than ||
+  EXPECT_EQ(eval("0 && 0 || 1"), 1);
+}
+
+TEST(Expression, LeftAssociative) {
+  EXPECT_EQ(eval("10 - 3 - 2"), 5);
+  EXPECT_EQ(eval("100 / 10 / 5"), 2);
+  EXPECT_EQ(eval("100 % 7 % 3"), 2);
+  EXPECT_EQ(eval("3 < 2 < 1"), 1);  // (3 < 2) < 1 = 0 < 1
+}
+
+TEST(Expression, Parentheses) {
+  EXPECT_EQ(eval("(2 + 3) * 4"), 20);
+  EXPECT_EQ(eval("2 * (3 + 4)"), 14);
+  EXPECT_EQ(eval("((((1))))"), 1);
+  EXPECT_EQ(eval("10 - (3 - 2)"), 9);
+  EXPECT_EQ(eval("(1 || 0) && 0"), 0);
+  EXPECT_EQ(eval("( N * C ) * ( HW )", kShape), 2 * 64 * 256);
+}
+
+TEST(Expression, UnaryMinus) {
+  EXPECT_EQ(eval("-5"), -5);
+  EXPECT_EQ(eval("- -5"), 5);
+  EXPECT_EQ(eval("--5"), 5);
+  EXPECT_EQ(eval("-2 * 3"), -6);
+  EXPECT_EQ(eval("2 * -3"), -6);
+  EXPECT_EQ(eval("3 - -2"), 5);
+  EXPECT_EQ(eval("-(2 + 3)"), -5);
+  EXPECT_EQ(eval("-N", kShape), -2);
+  EXPECT_EQ(eval("-9223372036854775807 - 1"), std::numeric_limits<int64_t>::min());
+}
+
+TEST(Expression, IntegerDivisionTruncatesTowardZero) {
+  EXPECT_EQ(eval("7 / 2"), 3);
+  EXPECT_EQ(eval("-7 / 2"), -3);
+  EXPECT_EQ(eval("7 % 3"), 1);
+  EXPECT_EQ(eval("-7 % 3"), -1);
+}
+
+TEST(Expression, Functions) {
+  EXPECT_EQ(eval("ceil_div(7, 2)"), 4);
+  EXPECT_EQ(eval("ceil_div(8, 2)"), 4);
+  EXPECT_EQ(eval("ceil_div(1, 256)"), 1);
+  EXPECT_EQ(eval("ceil_div(0, 256)"), 0);
+  EXPECT_EQ(eval("ceil_div(-7, 2)"), -3);  // the ceiling of -3.5
+  EXPECT_EQ(eval("ceil_div(N * C * HW, 256)", kShape), 128);
+  EXPECT_EQ(eval("ceil_div(9223372036854775807, 2)"), 4611686018427387904);
+  EXPECT_EQ(eval("min(3, 5)"), 3);
+  EXPECT_EQ(eval("min(-3, 5)"), -3);
+  EXPECT_EQ(eval("max(3, 5)"), 5);
+  EXPECT_EQ(eval("max(N, G)", kShape), 8);
+  EXPECT_EQ(eval("min(max(1, 2), max(3, 4))"), 2);
+  EXPECT_EQ(eval("min (1 + 2, 2 * 2) * 2"), 6);
+  EXPECT_EQ(eval("2 * ceil_div(HW, 128) + 1", kShape), 5);
+}
+
+TEST(Expression, Comparisons) {
+  EXPECT_EQ(eval("1 < 2"), 1);
+  EXPECT_EQ(eval("2 < 2"), 0);
+  EXPECT_EQ(eval("2 <= 2"), 1);
+  EXPECT_EQ(eval("3 <= 2"), 0);
+  EXPECT_EQ(eval("3 > 2"), 1);
+  EXPECT_EQ(eval("2 > 2"), 0);
+  EXPECT_EQ(eval("2 >= 2"), 1);
+  EXPECT_EQ(eval("1 >= 2"), 0);
+  EXPECT_EQ(eval("2 == 2"), 1);
+  EXPECT_EQ(eval("2 == 3"), 0);
+  EXPECT_EQ(eval("2 != 3"), 1);
+  EXPECT_EQ(eval("2 != 2"), 0);
+  EXPECT_EQ(eval("1<=2"), 1);  // no spaces: "<" must not take the first half of "<="
+  EXPECT_EQ(eval("2>=3"), 0);
+  EXPECT_EQ(eval("HW % 4 == 0 && C / G <= 16", kShape), 1);
+}
+
+TEST(Expression, LogicYieldsZeroOrOne) {
+  EXPECT_EQ(eval("5 && 7"), 1);
+  EXPECT_EQ(eval("5 && 0"), 0);
+  EXPECT_EQ(eval("0 || 7"), 1);
+  EXPECT_EQ(eval("0 || 0"), 0);
+  EXPECT_EQ(eval("-1 || 0"), 1);
+  EXPECT_EQ(eval("5 || 0"), 1);
+}
+
+TEST(Expression, ShortCircuit) {
+  // The right side would divide by zero or name an unknown variable: never evaluated.
+  const Expression guarded("G > 0 && C / G > 4", kWhere);
+  EXPECT_EQ(guarded.evaluate({{"C", 64}, {"G", 0}}), 0);
+  EXPECT_EQ(guarded.evaluate({{"C", 64}, {"G", 8}}), 1);
+  EXPECT_EQ(guarded.evaluate({{"C", 16}, {"G", 8}}), 0);
+  EXPECT_EQ(eval("0 && 1 / 0"), 0);
+  EXPECT_EQ(eval("1 || 1 / 0"), 1);
+  EXPECT_EQ(eval("0 && nope"), 0);
+  EXPECT_EQ(eval("1 || nope"), 1);
+  // ...but the right side is evaluated when it decides.
+  expect_error("1 && 1 / 0", {"division by zero"});
+  expect_error("0 || nope", {"unknown name 'nope'"});
+}
+
+TEST(Expression, VariablesAndReuse) {
+  const Expression e("N * G", kWhere);
+  EXPECT_EQ(e.text(), "N * G");
+  EXPECT_EQ(e.evaluate(kShape), 16);
+  EXPECT_EQ(e.evaluate({{"N", 2049}, {"G", 32}}), 65568);
+  EXPECT_EQ(eval("_a1 + b_2", {{"_a1", 1}, {"b_2", 2}}), 3);
+  // Copies and moves keep text and tree.
+  Expression copy = e;
+  EXPECT_EQ(copy.evaluate(kShape), 16);
+  Expression moved = std::move(copy);
+  EXPECT_EQ(moved.text(), "N * G");
+  EXPECT_EQ(moved.evaluate(kShape), 16);
+  Expression assigned("1", kWhere);
+  assigned = moved;
+  EXPECT_EQ(assigned.evaluate(kShape), 16);
+}
+
+TEST(Expression, UnknownNameListsKnownNames) {
+  expect_error("N * Q", {"unknown name 'Q'", "known: C, CPG, G, HW, N"}, kShape);
+  expect_error("n", {"unknown name 'n'", "N"}, kShape);  // names are case-sensitive
+  expect_error("x", {"unknown name 'x'", "(known: )"});
+}
+
+TEST(Expression, DivisionByZero) {
+  expect_error("1 / 0", {"division by zero"});
+  expect_error("1 % 0", {"division by zero"});
+  expect_error("C / (G - 8)", {"division by zero"}, kShape);
+  expect_error("ceil_div(7, 0)", {"ceil_div by 0"});
+  expect_error("ceil_div(7, -2)", {"ceil_div by -2"});
+}
+
+TEST(Expression, Overflow) {
+  expect_error("9223372036854775807 + 1", {"integer overflow"});
+  expect_error("-9223372036854775807 - 2", {"integer overflow"});
+  expect_error("4294967296 * 4294967296", {"integer overflow"});
+  expect_error("N * N * N * N", {"integer overflow"}, {{"N", 1 << 20}});
+  // The corner cases of two's complement: negating INT64_MIN, INT64_MIN / -1 (a hardware trap
+  // on x86 when not checked); INT64_MIN % -1 is 0.
+  expect_error("-(-9223372036854775807 - 1)", {"integer overflow"});
+  expect_error("(-9223372036854775807 - 1) / -1", {"integer overflow"});
+  EXPECT_EQ(eval("(-9223372036854775807 - 1) % -1"), 0);
+  expect_error("99999999999999999999", {"number too large", "at column"});
+  expect_error("9223372036854775808", {"number too large"});
+}
+
+TEST(Expression, SyntaxErrorsNameTheColumn) {
+  expect_error("", {"unexpected end", "at column 1"});
+  expect_error("N +", {"unexpected end", "at column 4"});
+  expect_error("(N + 1", {"expected ')'", "at column 7"});
+  expect_error("N N", {"unexpected 'N'", "at column 3"});
+  expect_error("N $ 2", {"unexpected '$'", "at column 3"});
+  expect_error("1 = 2", {"unexpected '='", "at column 3"});
+  expect_error("a & b", {"unexpected '&'", "at column 3"});
+  expect_error("2N", {"unexpected 'N'", "at column 2"});
+  expect_error("* 2", {"unexpected '*'", "at column 1"});
+  expect_error(")", {"unexpected ')'", "at column 1"});
+  expect_error("min(1)", {"expected ','", "min()", "at column 6"});
+  expect_error("max(1, 2, 3)", {"expected ')' closing max()", "at column 9"});
+  expect_error("foo(1, 2)", {"unknown function 'foo'", "ceil_div, min, max", "at column 1"});
+  expect_error("3 + sqrt(4)", {"unknown function 'sqrt'", "at column 5"});
+  expect_error("1.5", {"unexpected '.'", "at column 2"});
+}
+
+TEST(Expression, ErrorsAreConfigErrors) {
+  EXPECT_THROW(Expression("(", kWhere), ConfigError);
+  EXPECT_THROW(eval("1 / 0"), ConfigError);
+  EXPECT_THROW(eval("Q"), ConfigError);
+}
+
+}  // namespace
+}  // namespace gnbench
