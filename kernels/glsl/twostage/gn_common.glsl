@@ -1,0 +1,66 @@
+// Shared pieces of the gn_* GroupNorm-backward variants (fused and onchip families).
+//
+// Conventions every includer follows:
+//  - PARAMS_BINDING is defined before the include: the binding of the uniform, which holds
+//    the seed's 8 u32 (N, C, HW, G, eps bits, 3 pads) then the manifest's aux params.
+//  - VEC is 1 (scalar) or 4 (vec4 loads/stores; the manifest guarantees HW % 4 == 0).
+//  - SUBGROUP_SIZE and WG_SIZE come from the runtime; reductions assume full subgroups
+//    (WG_SIZE a multiple of SUBGROUP_SIZE), true on NVIDIA (32) and lavapipe (8).
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_EXT_control_flow_attributes : require
+
+#ifndef VEC
+#define VEC 1
+#endif
+#if VEC == 4
+#define VT vec4
+#define VZERO vec4(0.0)
+// Fixed pairing so the result does not depend on the compiler's choice of order.
+float hsum(vec4 v) { return (v.x + v.y) + (v.z + v.w); }
+#elif VEC == 1
+#define VT float
+#define VZERO 0.0
+float hsum(float v) { return v; }
+#else
+#error "VEC must be 1 or 4"
+#endif
+
+#if (WG_SIZE % SUBGROUP_SIZE) != 0
+#error "WG_SIZE must be a multiple of SUBGROUP_SIZE"
+#endif
+#define NUM_SG (WG_SIZE / SUBGROUP_SIZE)
+
+layout(local_size_x = WG_SIZE) in;
+
+layout(std140, set = 0, binding = PARAMS_BINDING) uniform ParamsBlock {
+  uint batch;
+  uint channels;
+  uint spatial;
+  uint num_groups;
+  uint eps_bits;
+  uint _pad0;
+  uint _pad1;
+  uint _pad2;
+  uvec4 aux_lo;  // manifest params 0..3
+  uvec4 aux_hi;  // manifest params 4..7
+} params;
+
+// Dispatches may be folded into y when x exceeds maxComputeWorkGroupCount[0].
+uint linear_workgroup_id() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+
+// Workgroup sum in two subgroup levels; every invocation gets the total. The order is
+// fixed (subgroupAdd's tree, then the partials in subgroup order), so results are
+// bitwise reproducible. Each use needs its own shared array (no trailing barrier), and
+// all invocations must call it from uniform control flow.
+#define DEFINE_WG_SUM(NAME, T, ZERO)                                                   \
+  shared T NAME##_partials[NUM_SG];                                                   \
+  T NAME(T v) {                                                                        \
+    v = subgroupAdd(v);                                                                \
+    if (subgroupElect()) NAME##_partials[gl_SubgroupID] = v;                           \
+    barrier();                                                                         \
+    T t = ZERO;                                                                        \
+    for (uint i = gl_SubgroupInvocationID; i < NUM_SG; i += SUBGROUP_SIZE)             \
+      t += NAME##_partials[i];                                                         \
+    return subgroupAdd(t);                                                             \
+  }
