@@ -104,6 +104,8 @@ layout(std430, set = 0, binding = 7) writeonly restrict buffer CoefBuf { vec4 co
 #endif
 #if LAST_WG
 shared bool s_last;
+#endif
+#if LAST_WG && defined(ENTRY_PARTIALS)
 
 // Publishes this workgroup's records and counts it; true in every invocation of the
 // workgroup that counted last (of `total`), which then sees all records.
@@ -245,9 +247,9 @@ void main() {
   // Row totals: the segments of the subgroups that cover the row, in subgroup order.
   vec2 wsum = vec2(0.0);
   for (uint rr = gl_LocalInvocationID.x; rr < rows; rr += WG_SIZE) {
-    const uint s_last = ((rr + 1u) * J - 1u) / KQ;
+    const uint s_end = ((rr + 1u) * J - 1u) / KQ;
     vec2 tot = vec2(0.0);
-    for (uint s2 = (rr * J) / KQ; s2 <= s_last; ++s2) tot += s_seg[s2 + rr];
+    for (uint s2 = (rr * J) / KQ; s2 <= s_end; ++s2) tot += s_seg[s2 + rr];
     const float A = tot.x;
     const float B = tot.y - corr * tot.x;  // sum dy*(d - mean_t)
     const uint row = group_row + r0 + rr;
@@ -264,7 +266,17 @@ void main() {
   if (arrive_last(ng, TPG)) combine_group(ng, K);  // s_last is uniform: barriers are fine
 #endif
 #else
-  const vec2 W = wg_sum_w(wsum);
+#if LAST_WG
+  // Release the part[] records now, before grad_input is stored: a fence after the stores
+  // would wait for all of them to drain. The count's result is read only after the stores,
+  // so its latency hides behind them.
+  memoryBarrierBuffer();
+#endif
+  const vec2 W = wg_sum_w(wsum);  // its barrier orders every invocation's fence before the count
+#if LAST_WG
+  uint arrived = 0u;
+  if (gl_LocalInvocationID.x == 0u) arrived = atomicAdd(counter[g], 1u);
+#endif
   // grad_input = rstd * (w*dy - mean(w*dy) - rstd^2 * mean(w*dy*(x-mean)) * (x-mean)).
   // Kept in this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
   const float cA = W.x / M;
@@ -292,8 +304,15 @@ void main() {
     }
   }
 #if LAST_WG
-  if (arrive_last(g, params.batch))
+  if (gl_LocalInvocationID.x == 0u) {
+    s_last = arrived == params.batch - 1u;
+    if (s_last) counter[g] = 0u;  // ready for the next run
+  }
+  barrier();
+  if (s_last) {
+    memoryBarrierBuffer();  // the other workgroups' records after the count
     for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) reduce_dwdb(g * CPG + rr);
+  }
 #endif
 #endif
 }
