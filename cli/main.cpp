@@ -1,5 +1,6 @@
 // gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan.
 // This file only wires the command line (CLI11) to the subcommands in commands/.
+#include <cmath>
 #include <csignal>
 #include <iostream>
 
@@ -14,7 +15,26 @@
 namespace {
 
 std::atomic<bool> g_stop{false};
-extern "C" void on_sigint(int) { g_stop = true; }
+// First Ctrl-C: stop after the current entry and write what finished. A second one kills
+// (e.g. while waiting for a kernel that --kernel-timeout gave up on).
+extern "C" void on_sigint(int) {
+  g_stop = true;
+  std::signal(SIGINT, SIG_DFL);
+}
+
+// CLI11's number checks let nan through (every comparison with it is false), and inf is
+// never a sensible duration or ratio.
+const CLI::Validator kFinite(
+    [](std::string& s) {
+      try {
+        size_t used = 0;
+        double d = std::stod(s, &used);
+        if (used == s.size() && std::isfinite(d)) return std::string();
+      } catch (const std::exception&) {
+      }
+      return "'" + s + "' is not a finite number";
+    },
+    "FINITE");
 
 std::string join_args(int argc, char** argv) {
   std::string s;
@@ -63,7 +83,8 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--validate", run.bench.context.validation, "Enable the Khronos validation layer");
   run_cmd->add_option("--kernel-timeout", kernel_timeout_s, "Seconds before a submission counts as hung")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(kFinite)
+      ->check(CLI::Range(0.001, 1e6));
   run_cmd->add_option("--trials", run.bench.trials, "Fresh random inputs per problem; all must pass")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000u));
@@ -80,14 +101,17 @@ int main(int argc, char** argv) {
       ->group("Timing");
   run_cmd->add_option("--min-time", run.bench.sampling.min_time_s, "Least accumulated GPU seconds before stopping")
       ->capture_default_str()
+      ->check(kFinite)
       ->check(CLI::NonNegativeNumber)
       ->group("Timing");
   run_cmd->add_option("--max-noise", run.bench.sampling.max_noise, "Stop when stdev/mean falls below this")
       ->capture_default_str()
+      ->check(kFinite)
       ->check(CLI::PositiveNumber)
       ->group("Timing");
   run_cmd->add_option("--timeout", run.bench.sampling.timeout_s, "Seconds per entry before giving up on the noise target")
       ->capture_default_str()
+      ->check(kFinite)
       ->check(CLI::PositiveNumber)
       ->group("Timing");
   run_cmd->add_option("--mode", mode, "cold (flush caches between samples), hot (back to back) or both")
@@ -160,8 +184,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // One line, like every other usage error (CLI11 would add a "Run with --help" line).
+    std::string what = e.what();
+    for (char& ch : what)
+      if (ch == '\n') ch = ' ';
+    std::cerr << "gnbench: error: " << what << " (see gnbench --help)\n";
+    return 2;
   }
 
   try {

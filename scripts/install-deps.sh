@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything gnbench needs to build and test on Debian 12, as root.
-# Idempotent: packages already present are left alone.
+# Idempotent: packages already present are left alone. --fuzz adds clang-14 and libFuzzer.
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build git pkg-config python3 python3-numpy python3-matplotlib
@@ -8,6 +8,10 @@ packages=(
   libshaderc-dev glslang-dev
   libcli11-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev libbenchmark-tools libgtest-dev
 )
+# --fuzz: also clang and its runtime libraries with libFuzzer (scripts/fuzz.sh only).
+if [[ "${1:-}" == "--fuzz" ]]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

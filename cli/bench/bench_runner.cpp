@@ -1,6 +1,7 @@
 #include "bench/bench_runner.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "bench/dump.hpp"
@@ -90,6 +91,11 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   records.context.validation = ctx_->validation_enabled();
   records.context.timing_mode = !options_.timing ? "none" : options_.cold && options_.hot ? "cold+hot" : options_.cold ? "cold" : "hot";
 
+  // Shaders first: a shader that does not compile is a configuration error, found before the
+  // seconds the copy-bandwidth probe takes.
+  std::vector<CompiledVariant> compiled;
+  for (const VariantSpec* v : selected_) compiled.push_back(compile_variant(*ctx_, *v));
+
   if (options_.timing && options_.measure_copy_bandwidth) {
     progress("measuring copy bandwidth", 0, problems.size() * selected_.size());
     CopyBandwidth copy = measure_copy_bandwidth(*ctx_, options_.kernel_folders.front());
@@ -97,9 +103,6 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     records.context.copy_bandwidth = {{"gbps", copy.gbps}, {"bytes_per_copy", copy.bytes_per_copy},
                                       {"time_ns", to_json(copy.time_ns)}};
   }
-
-  std::vector<CompiledVariant> compiled;
-  for (const VariantSpec* v : selected_) compiled.push_back(compile_variant(*ctx_, *v));
 
   Transfer transfer(*ctx_);
   const size_t total = problems.size() * selected_.size();
@@ -117,18 +120,47 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
       e.verdict = e.message.empty() ? Verdict::kPass : Verdict::kSkipped;
     }
 
+    // Every entry still to run becomes ERROR (device lost, inputs the driver refused).
+    auto fail_remaining = [&entries](const std::string& why) {
+      for (auto& e : entries)
+        if (e.verdict != Verdict::kSkipped && e.verdict != Verdict::kError) {
+          e.verdict = Verdict::kError;
+          e.message = why;
+        }
+    };
     for (uint32_t trial = 0; trial < options_.trials; ++trial) {
       if (stop && *stop) break;
+      if (ctx_->lost()) {
+        fail_remaining("not run: the device was lost earlier (" + ctx_->lost_reason() + ")");
+        break;
+      }
       const uint64_t seed = trial_seed(problem.seed, trial);
       Inputs inputs = generate_inputs(problem.shape, problem.distribution, seed);
       ReferenceOutputs ref = reference::backward(problem.shape, inputs, problem.eps);
-      DeviceInputs device_inputs(*ctx_, transfer, inputs);
+      std::optional<DeviceInputs> device_inputs_storage;
+      try {
+        device_inputs_storage.emplace(*ctx_, transfer, inputs);
+      } catch (const vk::DeviceLostError& ex) {
+        ctx_->mark_lost(std::string("uploading inputs: ") + ex.what());
+        fail_remaining("device lost while uploading the inputs: " + std::string(ex.what()));
+        break;
+      } catch (const std::runtime_error& ex) {  // e.g. the driver refused an allocation
+        if (dynamic_cast<const ConfigError*>(&ex)) throw;
+        fail_remaining(std::string("inputs: ") + ex.what());
+        break;
+      }
+      const DeviceInputs& device_inputs = *device_inputs_storage;
       if (trial == 0 && options_.dump_dir) dump_problem(*options_.dump_dir, problem, inputs, ref);
 
       for (size_t v = 0; v < selected_.size(); ++v) {
         EntryRecord& e = entries[v];
         if (e.verdict == Verdict::kSkipped || e.verdict == Verdict::kError) continue;
         if (stop && *stop) break;
+        if (ctx_->lost()) {
+          e.verdict = Verdict::kError;
+          e.message = "not run: the device was lost earlier (" + ctx_->lost_reason() + ")";
+          continue;
+        }
         progress(problem.name + " / " + e.variant + (options_.trials > 1 ? " trial " + std::to_string(trial + 1) : ""),
                  records.entries.size() + v, total);
         try {
@@ -163,6 +195,10 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
         } catch (const KernelTimeout& ex) {
           e.verdict = Verdict::kError;
           e.message = ex.what();
+        } catch (const vk::DeviceLostError& ex) {
+          ctx_->mark_lost(e.variant + " on " + problem.name + ": " + ex.what());
+          e.verdict = Verdict::kError;
+          e.message = std::string("device lost: ") + ex.what();
         } catch (const vk::SystemError& ex) {
           e.verdict = Verdict::kError;
           e.message = std::string("Vulkan error: ") + ex.what();

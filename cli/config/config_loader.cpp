@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "config/config_error.hpp"
+#include "config/read_file.hpp"
 #include "inputs/input_generator.hpp"
 
 namespace gnbench {
@@ -571,7 +572,13 @@ std::vector<Problem> parse_config_text(const std::string& text, const std::strin
   // nlohmann silently keeps the last of repeated keys; a repeated "eps" is almost surely a
   // mistake, so the parse callback tracks each open object's keys and rejects repeats.
   std::vector<std::set<std::string>> open_objects;
-  auto callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+  auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
+    // Printing or copying a value recurses along its nesting; a config needs 5 levels, and
+    // 100000 nested arrays overflowed the stack in an error message (found by fuzzing).
+    constexpr int kMaxDepth = 64;
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxDepth)
+      throw ConfigError(source + ": JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
     if (event == json::parse_event_t::object_start) {
       open_objects.emplace_back();
     } else if (event == json::parse_event_t::object_end) {
@@ -630,12 +637,8 @@ std::vector<Problem> load_config_file(const std::string& path) {
   if (!fs::exists(st)) throw ConfigError(path + ": cannot open config file: no such file");
   if (fs::is_directory(st))
     throw ConfigError(path + ": cannot read config file: it is a directory");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path + ": cannot open config file: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw ConfigError(path + ": cannot read config file: " + std::strerror(errno));
-  return parse_config_text(text.str(), path);
+  // Neither blocks on a FIFO without a writer nor reads /dev/zero forever.
+  return parse_config_text(read_input_file(path, "config file"), path);
 }
 
 void validate_against_device(const Problem& problem, const DeviceLimits& limits,

@@ -1,8 +1,52 @@
 #include "runtime/compute_pipeline.hpp"
 
+#include "config/config_error.hpp"
 #include "runtime/shader_compiler.hpp"
+#include "runtime/spirv_bindings.hpp"
 
 namespace gnbench {
+
+namespace {
+
+// A shader whose descriptors differ from the layout built from the manifest is undefined
+// behaviour in Vulkan (lavapipe may crash, others read garbage): reject it before the pipeline.
+void check_bindings(const StageSpec& stage, const std::vector<uint32_t>& spirv,
+                    const std::vector<vk::DescriptorType>& types) {
+  const std::string where = stage.shader.string() + ": ";
+  SpirvInterface shader;
+  try {
+    shader = reflect_spirv(spirv);
+  } catch (const std::exception& e) {
+    throw ConfigError(where + "cannot read the compiled SPIR-V: " + e.what());
+  }
+  if (shader.push_constants)
+    throw ConfigError(
+        where + "the shader declares push constants; gnbench binds only the manifest's buffers");
+  for (const auto& b : shader.bindings) {
+    const std::string what =
+        "shader binding " + std::to_string(b.binding) + (b.name.empty() ? "" : " (" + b.name + ")");
+    if (b.set != 0)
+      throw ConfigError(where + what + " is in descriptor set " + std::to_string(b.set) +
+                        "; the manifest's bindings are set 0");
+    if (b.binding >= types.size())
+      throw ConfigError(where + what + " has no buffer: the manifest's bindings list has " +
+                        std::to_string(types.size()) + " entries (bindings 0.." +
+                        std::to_string(types.size() - 1) + ")");
+    if (b.array_size != 1)
+      throw ConfigError(where + what +
+                        " is an array of descriptors; gnbench binds one buffer per binding");
+    const bool uniform = types[b.binding] == vk::DescriptorType::eUniformBuffer;
+    const SpirvBinding::Kind expected =
+        uniform ? SpirvBinding::Kind::kUniformBuffer : SpirvBinding::Kind::kStorageBuffer;
+    if (b.kind != expected)
+      throw ConfigError(
+          where + what + " is " + to_string(b.kind) + " in the shader, but the manifest binds '" +
+          stage.bindings[b.binding] + "' there, " + to_string(expected) +
+          " ('params' is bound as a uniform buffer, every other name as a storage buffer)");
+  }
+}
+
+}  // namespace
 
 ComputePipeline::ComputePipeline(const VulkanContext& ctx, const StageSpec& stage, uint32_t subgroup_size) {
   auto defines = stage.defines;
@@ -16,6 +60,7 @@ ComputePipeline::ComputePipeline(const VulkanContext& ctx, const StageSpec& stag
                                                    : vk::DescriptorType::eStorageBuffer);
     bindings.push_back({i, types_.back(), 1, vk::ShaderStageFlagBits::eCompute});
   }
+  check_bindings(stage, spirv, types_);
   set_layout_ = vk::raii::DescriptorSetLayout(ctx.device(), {{}, bindings});
   vk::DescriptorSetLayout set_layout = *set_layout_;
   layout_ = vk::raii::PipelineLayout(ctx.device(), {{}, set_layout});

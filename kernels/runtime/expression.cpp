@@ -190,6 +190,12 @@ int64_t eval(const Expression::Node& node, const Variables& vars, const std::str
 
 Expression::Expression(std::string text, const std::string& where)
     : text_(std::move(text)), where_(where) {
+  // Parsing, evaluating and freeing recurse along the tree: a bounded length bounds the depth
+  // (found by fuzzing: 3000 nested parentheses overflowed the stack).
+  constexpr size_t kMaxLength = 1000;
+  if (text_.size() > kMaxLength)
+    throw ConfigError(where_ + ": expression '" + text_.substr(0, 40) + "...' is longer than " +
+                      std::to_string(kMaxLength) + " characters");
   root_ = Parser(text_, where_, "").parse();
 }
 Expression::~Expression() = default;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "config/config_error.hpp"
+#include "config/read_file.hpp"
 
 namespace gnbench {
 
@@ -211,6 +212,34 @@ VariantSpec parse_variant(const json& j, const fs::path& file, size_t index) {
 
 }  // namespace
 
+std::vector<VariantSpec> load_manifest_text(const std::string& text, const fs::path& file) {
+  json doc;
+  // Printing or copying a value recurses along its nesting: deep documents are refused.
+  constexpr int kMaxDepth = 64;
+  auto depth_limit = [&](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth >= kMaxDepth)
+      throw ConfigError(file.string() + ": JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    return true;
+  };
+  try {
+    doc = json::parse(text, depth_limit);
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
+    throw ConfigError(file.string() + ": malformed JSON: " + e.what());
+  }
+  std::vector<json> entries;
+  if (doc.is_object() && doc.contains("variants")) {
+    if (!doc["variants"].is_array() || doc.size() != 1)
+      throw ConfigError(file.string() + ": 'variants' must be a list and the only top-level field");
+    entries = doc["variants"].get<std::vector<json>>();
+  } else {
+    entries.push_back(doc);
+  }
+  std::vector<VariantSpec> variants;
+  for (size_t i = 0; i < entries.size(); ++i) variants.push_back(parse_variant(entries[i], file, i));
+  return variants;
+}
+
 std::vector<VariantSpec> load_manifests(const std::vector<fs::path>& folders) {
   std::vector<VariantSpec> variants;
   std::map<std::string, fs::path> seen;  // name -> the manifest that defined it first
@@ -218,31 +247,13 @@ std::vector<VariantSpec> load_manifests(const std::vector<fs::path>& folders) {
     std::error_code ec;
     if (!fs::is_directory(folder, ec)) throw ConfigError(folder.string() + ": not a kernels folder (no such directory)");
     std::vector<fs::path> files;
-    for (const auto& entry : fs::directory_iterator(folder))
+    for (const auto& entry : fs::directory_iterator(folder, ec))
       if (entry.path().extension() == ".json") files.push_back(entry.path());
+    if (ec) throw ConfigError(folder.string() + ": cannot list the kernels folder: " + ec.message());
     std::sort(files.begin(), files.end());
     if (files.empty()) throw ConfigError(folder.string() + ": no *.json kernel manifests in this folder");
     for (const auto& file : files) {
-      std::ifstream in(file);
-      if (!in) throw ConfigError(file.string() + ": cannot read");
-      std::stringstream text;
-      text << in.rdbuf();
-      json doc;
-      try {
-        doc = json::parse(text.str());
-      } catch (const json::parse_error& e) {
-        throw ConfigError(file.string() + ": malformed JSON: " + e.what());
-      }
-      std::vector<json> entries;
-      if (doc.is_object() && doc.contains("variants")) {
-        if (!doc["variants"].is_array() || doc.size() != 1)
-          throw ConfigError(file.string() + ": 'variants' must be a list and the only top-level field");
-        entries = doc["variants"].get<std::vector<json>>();
-      } else {
-        entries.push_back(doc);
-      }
-      for (size_t i = 0; i < entries.size(); ++i) {
-        VariantSpec v = parse_variant(entries[i], file, i);
+      for (VariantSpec& v : load_manifest_text(read_input_file(file, "kernel manifest"), file)) {
         auto [first, fresh] = seen.emplace(v.name, file);
         if (!fresh)
           throw ConfigError(file.string() + ": variant '" + v.name + "': field 'name': '" + v.name +

@@ -66,6 +66,10 @@ Variables problem_variables(const Shape& shape, uint32_t subgroup_size);
 // expressions and names; throws ConfigError naming file, variant and field.
 std::vector<VariantSpec> load_manifests(const std::vector<std::filesystem::path>& folders);
 
+// One manifest file's variants from its text; `file` names it in messages and its folder
+// resolves the shader paths. Validates like load_manifests but does not check names across files.
+std::vector<VariantSpec> load_manifest_text(const std::string& text, const std::filesystem::path& file);
+
 // The built-in kernels folder: $GNBENCH_KERNELS, <exe>/../kernels, ./kernels, the source tree.
 std::filesystem::path default_kernels_folder();
 

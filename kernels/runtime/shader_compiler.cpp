@@ -1,23 +1,18 @@
 #include "runtime/shader_compiler.hpp"
 
 #include <fstream>
-#include <sstream>
-
 #include <shaderc/shaderc.hpp>
+#include <sstream>
+#include <vector>
 
 #include "config/config_error.hpp"
+#include "config/read_file.hpp"
 
 namespace gnbench {
 
 namespace {
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError(path.string() + ": cannot read shader");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read_text(const std::filesystem::path& path) { return read_input_file(path, "shader"); }
 
 class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
   struct Result {
@@ -30,7 +25,10 @@ class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
                                      const char* requesting, size_t) override {
     auto* r = new Result;
     auto path = std::filesystem::path(requesting).parent_path() / requested;
-    std::ifstream in(path);
+    std::error_code ec;
+    std::ifstream in;
+    // Only regular files: opening a FIFO or a device for reading could block forever.
+    if (std::filesystem::is_regular_file(path, ec)) in.open(path);
     if (in) {
       std::stringstream s;
       s << in.rdbuf();
@@ -44,6 +42,34 @@ class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
   }
   void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data->user_data); }
 };
+
+// shaderc reports "<file>:<line>: error: <what>" lines and a closing "N errors generated.";
+// the first error leads the one-line message ("<file>:<line>: shader compile error: <what>"),
+// with how many more there are and the defines the shader was compiled with.
+std::string one_line_error(const std::string& message, const std::string& shader,
+                           const std::string& defs) {
+  std::vector<std::string> errors;
+  std::istringstream lines(message);
+  for (std::string line; std::getline(lines, line);) {
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    if (line.empty() || line.find("errors generated") != std::string::npos ||
+        line.find("error generated") != std::string::npos)
+      continue;
+    errors.push_back(line);
+  }
+  if (errors.empty()) errors.push_back(shader + ": shaderc failed without a message");
+  std::string first = errors.front();
+  const std::string tag = ": error: ";
+  if (size_t at = first.find(tag); at != std::string::npos)
+    first = first.substr(0, at) + ": shader compile error: " + first.substr(at + tag.size());
+  else
+    first = shader + ": shader compile error: " + first;
+  std::string more;
+  if (errors.size() > 1)
+    more = " (and " + std::to_string(errors.size() - 1) + " more error" +
+           (errors.size() > 2 ? "s" : "") + ")";
+  return first + more + " [defines:" + defs + "]";
+}
 
 }  // namespace
 
@@ -59,12 +85,9 @@ std::vector<uint32_t> compile_glsl(const std::filesystem::path& shader,
   for (const auto& [name, value] : defines) options.AddMacroDefinition(name, value);
   auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, shader.string().c_str(), options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
-    std::string message = result.GetErrorMessage();
     std::string defs;
     for (const auto& [name, value] : defines) defs += " -D" + name + "=" + value;
-    // shaderc's lines read "<file>:<line>: error: ..."; keep them, first line first.
-    while (!message.empty() && message.back() == '\n') message.pop_back();
-    throw ConfigError("shader compile error (defines:" + defs + "): " + message);
+    throw ConfigError(one_line_error(result.GetErrorMessage(), shader.string(), defs));
   }
   return {result.cbegin(), result.cend()};
 }

@@ -65,6 +65,17 @@ void compute_to_compute_barrier(const vk::raii::CommandBuffer& cmd) {
                       vk::PipelineStageFlagBits::eComputeShader, {}, barrier, {}, {});
 }
 
+// Before refilling buffers that earlier commands of the same command buffer read or wrote
+// (the next sample's cache flush, poison and zeroed scratch): without it the fills race the
+// previous sample's dispatches (synchronization validation: WRITE_AFTER_WRITE/READ).
+void compute_to_transfer_barrier(const vk::raii::CommandBuffer& cmd) {
+  using A = vk::AccessFlagBits;
+  vk::MemoryBarrier barrier{A::eShaderWrite | A::eTransferWrite, A::eTransferWrite};
+  cmd.pipelineBarrier(
+      vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+      vk::PipelineStageFlagBits::eTransfer, {}, barrier, {}, {});
+}
+
 std::span<std::byte> bytes_of(Eigen::ArrayXf& a) {
   return {reinterpret_cast<std::byte*>(a.data()), static_cast<size_t>(a.size()) * sizeof(float)};
 }
@@ -91,8 +102,15 @@ const GpuBuffer& DeviceInputs::tensor(const std::string& name) const {
 
 CompiledVariant compile_variant(const VulkanContext& ctx, const VariantSpec& spec) {
   CompiledVariant compiled{&spec, {}};
-  for (const auto& stage : spec.stages)
-    compiled.stages.push_back(std::make_unique<ComputePipeline>(ctx, stage, ctx.info().limits.subgroup_size));
+  for (const auto& stage : spec.stages) {
+    try {
+      compiled.stages.push_back(
+          std::make_unique<ComputePipeline>(ctx, stage, ctx.info().limits.subgroup_size));
+    } catch (const ConfigError& e) {  // the shader's own message first, then which variant
+      throw ConfigError(std::string(e.what()) + " (variant '" + spec.name + "', stage '" +
+                        stage.name + "', " + spec.manifest.string() + ")");
+    }
+  }
   return compiled;
 }
 
@@ -235,6 +253,7 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold) {
   cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   cmd.resetQueryPool(*queries_, 0, count * per_sample);
   for (uint32_t i = 0; i < count; ++i) {
+    if (i) compute_to_transfer_barrier(cmd);
     // Hot samples poison once; accumulators that a variant needs zeroed are zeroed every time.
     if (cold) cmd.fillBuffer(*flush_->buffer(), 0, VK_WHOLE_SIZE, i);
     record_fills(cmd, cold || i == 0);

@@ -21,6 +21,13 @@ class KernelTimeout : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The driver reported VK_ERROR_DEVICE_LOST (e.g. its watchdog reset a hung kernel): nothing
+// more can run on this context; every later submission throws this too.
+class DeviceLost : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct ContextOptions {
   std::string device;  // index or name substring; empty = the best device
   bool validation = false;
@@ -44,8 +51,16 @@ class VulkanContext {
   std::chrono::milliseconds fence_timeout() const { return fence_timeout_; }
 
   vk::raii::CommandBuffer allocate_command_buffer() const;
-  // Submits and waits on a fence; throws KernelTimeout when the fence does not signal in time.
+  // Submits and waits on a fence. When the fence does not signal in time, waits on until the
+  // submission ends (Vulkan cannot cancel it, and its buffers must outlive it) and then throws
+  // KernelTimeout; throws DeviceLost when the driver reports the device lost, then and after.
   void submit_and_wait(const vk::raii::CommandBuffer& cmd, const std::string& what) const;
+  // After VK_ERROR_DEVICE_LOST from any call: nothing more is submitted.
+  bool lost() const { return !lost_reason_->empty(); }
+  const std::string& lost_reason() const { return *lost_reason_; }
+  void mark_lost(const std::string& reason) const {
+    if (lost_reason_->empty()) *lost_reason_ = reason.empty() ? "device lost" : reason;
+  }
   uint32_t find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags wanted) const;
 
  private:
@@ -61,6 +76,7 @@ class VulkanContext {
   bool validation_ = false;
   std::shared_ptr<std::atomic<uint64_t>> validation_count_ = std::make_shared<std::atomic<uint64_t>>(0);
   std::chrono::milliseconds fence_timeout_;
+  std::shared_ptr<std::string> lost_reason_ = std::make_shared<std::string>();
 };
 
 }  // namespace gnbench

@@ -1,0 +1,16 @@
+// Reading a user-named input file (config, manifest, shader) without ever blocking or running
+// away: a FIFO with no writer reads as empty instead of hanging, a directory is refused, and a
+// file larger than `max_bytes` (/dev/zero, a wrong file) is refused instead of filling memory.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+
+namespace gnbench {
+
+// Throws ConfigError "<path>: cannot read <what>: <reason>".
+std::string read_input_file(const std::filesystem::path& path, const std::string& what,
+                            size_t max_bytes = size_t{64} << 20);
+
+}  // namespace gnbench

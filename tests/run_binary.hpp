@@ -1,0 +1,155 @@
+// Runs the built gnbench binary (GNBENCH_BINARY) as a child process for CLI-level tests:
+// stdout and stderr captured, stdin closed, a wall-clock limit (SIGKILL past it), and
+// optionally a SIGINT sent after a delay. Header-only; used by test_bad_inputs and
+// test_robustness.
+#pragma once
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace gnbench::testing {
+
+struct RunResult {
+  int exit_code = -1;  // -1 when killed by a signal
+  int signal = 0;      // the signal that ended it, 0 if it exited
+  bool timed_out = false;
+  double seconds = 0;
+  std::string out, err;
+
+  std::vector<std::string> err_lines() const {
+    std::vector<std::string> lines;
+    std::istringstream s(err);
+    for (std::string line; std::getline(s, line);)
+      if (!line.empty()) lines.push_back(line);
+    return lines;
+  }
+  std::string describe() const {
+    std::ostringstream s;
+    s << "exit " << exit_code << ", signal " << signal << (timed_out ? ", TIMED OUT" : "") << ", "
+      << seconds << " s\n--- stderr ---\n"
+      << err << "--- stdout (first 2000 chars) ---\n"
+      << out.substr(0, 2000);
+    return s.str();
+  }
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct RunSpec {
+  std::vector<std::string> args;         // after the binary name
+  double timeout_s = 60;                 // SIGKILL after this
+  std::optional<double> sigint_after_s;  // send SIGINT once after this long
+  std::vector<std::string> env;          // extra NAME=value entries
+};
+
+inline RunResult run_gnbench(const RunSpec& spec) {
+  namespace fs = std::filesystem;
+  static int counter = 0;
+  const fs::path dir = fs::temp_directory_path() / ("gnbench_run_" + std::to_string(::getpid()) +
+                                                    "_" + std::to_string(counter++));
+  fs::create_directories(dir);
+  const std::string out_path = (dir / "stdout").string(), err_path = (dir / "stderr").string();
+
+  // Everything the child needs is built before fork(): after it only async-signal-safe calls.
+  std::vector<std::string> argv_s{GNBENCH_BINARY};
+  argv_s.insert(argv_s.end(), spec.args.begin(), spec.args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::vector<std::string> env_s;
+  for (char** e = environ; *e; ++e) env_s.emplace_back(*e);
+  // lavapipe prints a non-conformance warning on stderr; the tests count gnbench's own lines.
+  env_s.emplace_back("MESA_VK_IGNORE_CONFORMANCE_WARNING=1");
+  env_s.insert(env_s.end(), spec.env.begin(), spec.env.end());
+  std::vector<char*> envp;
+  for (auto& e : env_s) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  const auto start = std::chrono::steady_clock::now();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    int in = ::open("/dev/null", O_RDONLY);
+    int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int err = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (in < 0 || out < 0 || err < 0) ::_exit(127);
+    ::dup2(in, 0);
+    ::dup2(out, 1);
+    ::dup2(err, 2);
+    // The test runner may ignore SIGINT (ctest does not, a shell's background job may).
+    ::signal(SIGINT, SIG_DFL);
+    ::execve(argv[0], argv.data(), envp.data());
+    ::_exit(127);
+  }
+  RunResult r;
+  if (pid < 0) {
+    r.err = "fork failed";
+    return r;
+  }
+  bool sent_sigint = false;
+  int status = 0;
+  for (;;) {
+    pid_t done = ::waitpid(pid, &status, WNOHANG);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (done == pid) break;
+    if (spec.sigint_after_s && !sent_sigint && r.seconds >= *spec.sigint_after_s) {
+      ::kill(pid, SIGINT);
+      sent_sigint = true;
+    }
+    if (r.seconds > spec.timeout_s) {
+      ::kill(pid, SIGKILL);
+      ::waitpid(pid, &status, 0);
+      r.timed_out = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.signal = WTERMSIG(status);
+  r.out = slurp(out_path);
+  r.err = slurp(err_path);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  return r;
+}
+
+// A fresh empty directory, removed with its contents at the end of the scope.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& tag) {
+    static int counter = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("gnbench_" + tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace gnbench::testing
