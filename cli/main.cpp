@@ -46,6 +46,9 @@ std::string join_args(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace gnbench;
+  // From the start: a Ctrl-C during start-up (Vulkan, shader compiles) still ends in a results
+  // file (with what finished, possibly nothing) and exit 130, never a bare kill.
+  std::signal(SIGINT, on_sigint);
   CLI::App app{"gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan"};
   app.set_version_flag("--version", std::string(GNBENCH_VERSION) + " (" + GNBENCH_GIT_REVISION + ")");
   app.require_subcommand(1);
@@ -232,7 +235,6 @@ int main(int argc, char** argv) {
     if (!dump_dir.empty()) run.bench.dump_dir = dump_dir;
     if (!baseline.empty()) run.baseline = baseline;
     if (!update_baseline.empty()) run.update_baseline = update_baseline;
-    std::signal(SIGINT, on_sigint);
     return run_command(run, &g_stop);
   } catch (const ConfigError& e) {
     std::cerr << "gnbench: error: " << e.what() << "\n";
