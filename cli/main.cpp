@@ -123,6 +123,8 @@ int main(int argc, char** argv) {
       ->group("Timing");
   run_cmd->add_flag("--no-timing", no_timing, "Verify only")->group("Timing");
   run_cmd->add_option("--json", json_out, "Write the results file (Google Benchmark layout)")->group("Output");
+  run_cmd->add_option("--csv", csv_out, "Write one CSV row per problem x variant")->group("Output");
+  run_cmd->add_option("--md", md_out, "Write the summary table as Markdown")->group("Output");
   run_cmd->add_option("--dump", dump_dir, "Write inputs, reference and outputs as .npy under this folder")->group("Output");
   run_cmd->add_flag("--force", run.force, "Replace existing output files")->group("Output");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress on stderr")->group("Output");
@@ -232,6 +234,8 @@ int main(int argc, char** argv) {
       run.one_off = one_off;
     }
     if (!json_out.empty()) run.json_out = json_out;
+    if (!csv_out.empty()) run.csv_out = csv_out;
+    if (!md_out.empty()) run.md_out = md_out;
     if (!dump_dir.empty()) run.bench.dump_dir = dump_dir;
     if (!baseline.empty()) run.baseline = baseline;
     if (!update_baseline.empty()) run.update_baseline = update_baseline;

@@ -10,6 +10,8 @@
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "report/atomic_file.hpp"
+#include "report/csv_printer.hpp"
+#include "report/markdown_printer.hpp"
 #include "report/results_json.hpp"
 #include "report/table_printer.hpp"
 
@@ -117,6 +119,8 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
 
   print_table(std::cout, records);
   if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
+  if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
+  if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records));
 
   int code = records.context.complete ? 0 : 130;
   for (const auto& e : records.entries)
