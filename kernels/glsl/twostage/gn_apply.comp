@@ -15,7 +15,7 @@
 #else
 #error "define ENTRY_APPLY or ENTRY_DWDB"
 #endif
-#include "gn_common.glsl"
+#include "../gn_common.glsl"
 
 #if defined(ENTRY_APPLY)
 layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };

@@ -28,7 +28,7 @@
 #else
 #define PARAMS_BINDING 4
 #endif
-#include "gn_common.glsl"
+#include "../gn_common.glsl"
 
 #ifndef SLOTS
 #error "define SLOTS (chunks per subgroup held in registers)"
