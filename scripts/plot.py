@@ -91,7 +91,7 @@ def bandwidth_panel(ax, runs, anchor):
     ax.set_ylabel("achieved GB/s (required bytes / median)")
     ax.set_title("GroupNorm backward: achieved bandwidth")
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize="small")
+    ax.legend(fontsize="x-small", ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.15))
     if dropped:
         print(f"plot.py: note: {dropped} untimed (skipped) or failing entries not plotted", file=sys.stderr)
 
@@ -147,7 +147,7 @@ def main():
             sys.exit(f"plot.py: {args.anchor}: not an anchor file ({e})")
 
     panels = 2 if anchor else 1
-    fig, axes = plt.subplots(1, panels, figsize=(7 * panels, 5), squeeze=False)
+    fig, axes = plt.subplots(1, panels, figsize=(7 * panels, 7.5), squeeze=False)
     bandwidth_panel(axes[0][0], runs, anchor)
     if anchor:
         anchor_panel(axes[0][1], runs, anchor)
