@@ -597,6 +597,8 @@ TEST(ShippedConfigs, DefaultAndEdgeStaySmallAndCoverTheEdges) {
   EXPECT_TRUE(g1 && g_eq_c && hw1 && odd_hw && fold && big_group);
 }
 
+// The seed's E[x^2] - mean^2 variance is expected to fail large means and near-constant groups;
+// every other distribution must pass for every variant.
 TEST(ShippedConfigs, NumericsDeclaresSeedFailuresForLargeMeans) {
   auto problems = load_config_file(shipped("numerics.json"));
   std::set<std::string> kinds;
@@ -605,7 +607,13 @@ TEST(ShippedConfigs, NumericsDeclaresSeedFailuresForLargeMeans) {
     if (p.distribution.kind == "large_mean" && p.distribution.param >= 1e3) {
       EXPECT_TRUE(p.expect.applies_to("seed")) << p.name;
     }
-    if (p.distribution.kind != "large_mean") {
+    if (p.distribution.kind == "near_constant") {
+      EXPECT_TRUE(p.expect.applies_to("seed")) << p.name;
+    }
+    if (p.expect.expect_fail) {
+      EXPECT_EQ(p.expect.variants, std::vector<std::string>{"seed"}) << p.name;
+    }
+    if (p.distribution.kind != "large_mean" && p.distribution.kind != "near_constant") {
       EXPECT_FALSE(p.expect.expect_fail) << p.name;
     }
   }
