@@ -77,11 +77,8 @@ CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx, const std::filesy
   record_copies(samples, true);
   auto [result, ticks] = queries.getResults<uint64_t>(0, 2 * samples, 2 * samples * sizeof(uint64_t), sizeof(uint64_t),
                                                        vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
-  const uint64_t mask =
-      info.timestamp_valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << info.timestamp_valid_bits) - 1;
   std::vector<double> times;
-  for (uint32_t i = 0; i < samples; ++i)
-    times.push_back(double((ticks[2 * i + 1] - ticks[2 * i]) & mask) * info.timestamp_period_ns);
+  for (uint32_t i = 0; i < samples; ++i) times.push_back(info.ticks_to_ns(ticks[2 * i], ticks[2 * i + 1]));
 
   CopyBandwidth out;
   out.bytes_per_copy = 2 * bytes;

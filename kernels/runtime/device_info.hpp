@@ -34,6 +34,13 @@ struct DeviceInfo {
     if (feature == "float_atomics") return float_atomics;
     return false;
   }
+  // Nanoseconds between two timestamps, honouring timestampValidBits (the counter wraps
+  // there) and timestampPeriod.
+  double ticks_to_ns(uint64_t start, uint64_t end) const {
+    const uint64_t mask =
+        timestamp_valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << timestamp_valid_bits) - 1;
+    return double((end - start) & mask) * timestamp_period_ns;
+  }
   // The identity `compare` matches on: same hardware and driver, not the index.
   std::string fingerprint() const;
   nlohmann::json to_json() const;

@@ -266,8 +266,7 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold) {
   auto r = queries_.getResults<uint64_t>(0, count * per_sample, ticks.size() * sizeof(uint64_t), sizeof(uint64_t),
                                          vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
   ticks = r.second;
-  const uint64_t mask = info.timestamp_valid_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << info.timestamp_valid_bits) - 1;
-  auto elapsed = [&](uint64_t a, uint64_t b) { return double((b - a) & mask) * info.timestamp_period_ns; };
+  auto elapsed = [&](uint64_t a, uint64_t b) { return info.ticks_to_ns(a, b); };
   std::vector<SampleTimes> out(count);
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t* t = &ticks[i * per_sample];
