@@ -121,6 +121,10 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::IsMember({"cold", "hot", "both"}))
       ->group("Timing");
+  run_cmd->add_flag("--stage-times", run.bench.stage_times,
+                    "Also time every stage (a timestamp after each; they drain the pipeline, so totals "
+                    "include that cost)")
+      ->group("Timing");
   run_cmd->add_flag("--no-timing", no_timing, "Verify only")->group("Timing");
   run_cmd->add_option("--json", json_out, "Write the results file (Google Benchmark layout)")->group("Output");
   run_cmd->add_option("--csv", csv_out, "Write one CSV row per problem x variant")->group("Output");

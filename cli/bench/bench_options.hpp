@@ -19,6 +19,7 @@ struct BenchOptions {
   bool timing = true;
   bool cold = true;  // flush caches between samples
   bool hot = false;  // back-to-back samples
+  bool stage_times = false;  // a timestamp after every stage (they drain the pipeline)
   SamplingOptions sampling;
   bool measure_copy_bandwidth = true;
   std::optional<std::filesystem::path> dump_dir;

@@ -212,7 +212,7 @@ void VariantRunner::record_fills(const vk::raii::CommandBuffer& cmd, bool poison
 }
 
 void VariantRunner::record_stages(const vk::raii::CommandBuffer& cmd, const vk::raii::QueryPool* pool,
-                                  uint32_t first_query) const {
+                                  uint32_t first_query, bool stage_times) const {
   // Every prior fill, flush or run completes before the first timestamp.
   compute_to_compute_barrier(cmd);
   if (pool) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool, first_query);
@@ -222,7 +222,9 @@ void VariantRunner::record_stages(const vk::raii::CommandBuffer& cmd, const vk::
     cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline());
     cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *p.layout(), 0, {*sets_[s]}, {});
     cmd.dispatch(dispatch_[s][0], dispatch_[s][1], dispatch_[s][2]);
-    if (pool) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool, first_query + 1 + s);
+    const bool last = s + 1 == variant_.stages.size();
+    if (pool && (stage_times || last))
+      cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool, first_query + (stage_times ? 1 + s : 1));
   }
 }
 
@@ -230,16 +232,16 @@ GpuOutputs VariantRunner::run_once() {
   auto cmd = ctx_.allocate_command_buffer();
   cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   record_fills(cmd, true);
-  record_stages(cmd, nullptr, 0);
+  record_stages(cmd, nullptr, 0, false);
   cmd.end();
   ctx_.submit_and_wait(cmd, "variant " + variant_.spec->name + " on problem " + problem_.name);
   return read_outputs();
 }
 
-std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold) {
+std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold, bool stage_times) {
   const DeviceInfo& info = ctx_.info();
   if (info.timestamp_valid_bits == 0) throw std::runtime_error(info.name + ": the compute queue has no timestamps");
-  const uint32_t per_sample = static_cast<uint32_t>(variant_.stages.size()) + 1;
+  const uint32_t per_sample = stage_times ? static_cast<uint32_t>(variant_.stages.size()) + 1 : 2;
   if (query_capacity_ < count * per_sample) {
     query_capacity_ = count * per_sample;
     queries_ = vk::raii::QueryPool(ctx_.device(), {{}, vk::QueryType::eTimestamp, query_capacity_});
@@ -257,7 +259,7 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold) {
     // Hot samples poison once; accumulators that a variant needs zeroed are zeroed every time.
     if (cold) cmd.fillBuffer(*flush_->buffer(), 0, VK_WHOLE_SIZE, i);
     record_fills(cmd, cold || i == 0);
-    record_stages(cmd, &queries_, i * per_sample);
+    record_stages(cmd, &queries_, i * per_sample, stage_times);
   }
   cmd.end();
   ctx_.submit_and_wait(cmd, "timing variant " + variant_.spec->name + " on problem " + problem_.name);
@@ -271,7 +273,8 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold) {
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t* t = &ticks[i * per_sample];
     out[i].total_ns = elapsed(t[0], t[per_sample - 1]);
-    for (uint32_t s = 0; s + 1 < per_sample; ++s) out[i].stage_ns.push_back(elapsed(t[s], t[s + 1]));
+    if (stage_times)
+      for (uint32_t s = 0; s + 1 < per_sample; ++s) out[i].stage_ns.push_back(elapsed(t[s], t[s + 1]));
   }
   return out;
 }

@@ -51,7 +51,9 @@ class VariantRunner {
   GpuOutputs run_once();
   // `count` timed samples in one submission. cold: flush the caches (and poison outputs)
   // before every sample, outside the timed region; hot: back to back after one poisoning.
-  std::vector<SampleTimes> sample(uint32_t count, bool cold);
+  // stage_times adds a timestamp after every stage (per-stage times); each one drains the
+  // pipeline, so without it only the start and the end of a sample are stamped.
+  std::vector<SampleTimes> sample(uint32_t count, bool cold, bool stage_times);
   // The outputs the last run or sample left behind.
   GpuOutputs read_outputs();
 
@@ -63,7 +65,7 @@ class VariantRunner {
   // Poisons outputs (when `poison`) and zeroes the scratch buffers that ask for it.
   void record_fills(const vk::raii::CommandBuffer& cmd, bool poison) const;
   void record_stages(const vk::raii::CommandBuffer& cmd, const vk::raii::QueryPool* pool,
-                     uint32_t first_query) const;
+                     uint32_t first_query, bool stage_times) const;
 
   const VulkanContext& ctx_;
   Transfer& transfer_;
