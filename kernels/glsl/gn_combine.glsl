@@ -1,21 +1,30 @@
-// The per-(n, group) merge of the gn_fused tile records, shared by gn_combine.comp (its own
-// dispatch) and gn_tile.comp (ENTRY_PARTIALS with LAST_WG_COMBINE: run by the last tile
-// of each group to finish). One workgroup merges one group, reading the records in a
-// fixed order, and writes
-//   coef[2*(n*C + c) + 0, 1] = (w, rstd, cA, k2), (K, mean, -, -) with
-//     grad_input = rstd * (w*dy - (cA + k2 * ((x - K) - mean))), and
-//   part[n*C + c] = (rstd * sum dy*(x-mean), sum dy), reduced over n by gn_apply.comp.
-// x - K is formed first in gn_apply (exact for large-mean data), so the absolute mean,
-// which float32 cannot hold to the precision needed, never appears; and w*dy - cA is
-// exactly 0 for one-element groups, whose reference gradient is exactly 0.
-// The includer declares tilerec, rowrec (read), weight, part and coef (written), and
-// uses the VEC and SUBGROUP_SIZE of the tile stage: the tile sizes follow from them.
+// The per-(n, group) merge of the gn_fused tile records. merge_group() is shared by
+// gn_combine.comp (its own dispatch, through combine_group), gn_tile.comp (ENTRY_PARTIALS
+// with LAST_WG: run by the last tile of each group to finish) and gn_apply.comp
+// (ENTRY_APPLY_MERGE: every grad_input workgroup merges its own group). One workgroup
+// merges one group, reading the records in a fixed order, so every caller gets bitwise
+// the same mean, rstd, cA, k2 with
+//     grad_input = rstd * (w*dy - (cA + k2 * ((x - K) - mean))),
+// and, when asked, writes part[n*C + c] = (rstd * sum dy*(x-mean), sum dy), which
+// gn_dwdb.glsl reduces over n. combine_group() also writes the coefficients per (n, c):
+//   coef[2*(n*C + c) + 0, 1] = (w, rstd, cA, k2), (K, mean, -, -).
+// x - K is formed first (exact for large-mean data), so the absolute mean, which float32
+// cannot hold to the precision needed, never appears; and w*dy - cA is exactly 0 for
+// one-element groups, whose reference gradient is exactly 0.
+// The includer declares tilerec, rowrec, weight (read) and part (written), coef too if it
+// calls combine_group, and uses the VEC and SUBGROUP_SIZE of the tile stage: the tile sizes
+// follow from them.
 
 DEFINE_WG_SUM(cb_sum_mean, float, 0.0)
 DEFINE_WG_SUM(cb_sum_m2, float, 0.0)
 DEFINE_WG_SUM(cb_sum_w, vec2, vec2(0.0))
 
-void combine_group(uint ng, float K) {
+struct GroupCoef {
+  float mean, rstd, cA, k2;
+};
+
+// Called by the whole workgroup in uniform control flow; every invocation gets the result.
+GroupCoef merge_group(uint ng, bool write_part) {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
   const uint HWV = HW / VEC;
@@ -61,13 +70,21 @@ void combine_group(uint ng, float K) {
       B += rec.y + (tilerec[tbase + p].x - mean) * rec.x;
     }
     wsum += weight[g * CPG + rr] * vec2(A, B);
-    part[row] = vec2(rstd * B, A);
+    if (write_part) part[row] = vec2(rstd * B, A);
   }
   const vec2 W = cb_sum_w(wsum);
-  const float cA = W.x / M;
-  const float k2 = rstd * rstd * (W.y / M);
-  for (uint rr = tid; rr < CPG; rr += WG_SIZE) {
-    coef[2u * (group_row + rr)] = vec4(weight[g * CPG + rr], rstd, cA, k2);
-    coef[2u * (group_row + rr) + 1u] = vec4(K, mean, 0.0, 0.0);
+  return GroupCoef(mean, rstd, W.x / M, rstd * rstd * (W.y / M));
+}
+
+#if defined(COMBINE_WRITES_COEF)
+void combine_group(uint ng, float K) {
+  const GroupCoef gc = merge_group(ng, true);
+  const uint CPG = params.channels / params.num_groups;
+  const uint g = ng % params.num_groups;
+  const uint group_row = (ng / params.num_groups) * params.channels + g * CPG;
+  for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) {
+    coef[2u * (group_row + rr)] = vec4(weight[g * CPG + rr], gc.rstd, gc.cA, gc.k2);
+    coef[2u * (group_row + rr) + 1u] = vec4(K, gc.mean, 0.0, 0.0);
   }
 }
+#endif
