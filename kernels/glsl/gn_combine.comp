@@ -11,7 +11,6 @@ layout(std430, set = 0, binding = 3) readonly restrict buffer RowBuf { vec2 rowr
 layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };
 layout(std430, set = 0, binding = 5) writeonly restrict buffer CoefBuf { vec4 coef[]; };  // [N*C][2]
 
-#define COMBINE_WRITES_COEF 1
 #include "gn_combine.glsl"
 
 void main() {

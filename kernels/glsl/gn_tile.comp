@@ -97,7 +97,6 @@ layout(std430, set = 0, binding = 4) coherent restrict buffer CountBuf { uint co
 layout(std430, set = 0, binding = 5) readonly restrict buffer WBuf { float weight[]; };
 layout(std430, set = 0, binding = 6) writeonly restrict buffer PartBuf { vec2 part[]; };
 layout(std430, set = 0, binding = 7) writeonly restrict buffer CoefBuf { vec4 coef[]; };  // [N*C][2]
-#define COMBINE_WRITES_COEF 1
 #include "gn_combine.glsl"
 #endif
 #else
@@ -125,9 +124,6 @@ bool arrive_last(uint slot, uint total) {
 #endif
 
 shared vec2 s_seg[NUM_SG + ROWS_CAP];  // (sum dy, sum dy*e) of segment (s, r) at s + r
-#if defined(ENTRY_ONCHIP)
-shared float s_w[ROWS_CAP];  // the group's weights (rows = CPG <= ROWS_CAP)
-#endif
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_e, vec2, vec2(0.0))
 #if defined(ENTRY_ONCHIP)
@@ -159,11 +155,6 @@ void main() {
   const uint group_row = n * C + g * CPG;  // [N*C] row index of the group's first channel
   const uint tile_base = (group_row + r0) * HWV + hw0;
 
-#if defined(ENTRY_ONCHIP)
-  // The weights are needed only after the statistics: issued first, their latency hides
-  // behind the tile loads instead of adding two global round trips after the reductions.
-  const float w_pre = gl_LocalInvocationID.x < CPG ? weight[g * CPG + gl_LocalInvocationID.x] : 0.0;
-#endif
 #if VEC == 4
   const float K = x_v[group_row * HWV].x;
 #else
@@ -206,11 +197,6 @@ void main() {
   // Pass 1: provisional tile mean of d.
   VT acc = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
-#if defined(ENTRY_ONCHIP)
-  // Published by wg_sum_d's barrier.
-  if (gl_LocalInvocationID.x < CPG) s_w[gl_LocalInvocationID.x] = w_pre;
-  for (uint rr = gl_LocalInvocationID.x + WG_SIZE; rr < CPG; rr += WG_SIZE) s_w[rr] = weight[g * CPG + rr];
-#endif
   const float mhat = wg_sum_d(hsum(acc)) / cnt;
 
   // Pass 2: e = d - mhat; sum e, sum e^2 per subgroup; (sum dy, sum dy*e) per segment.
@@ -268,7 +254,7 @@ void main() {
     const float B = tot.y - corr * tot.x;  // sum dy*(d - mean_t)
     const uint row = group_row + r0 + rr;
 #if defined(ENTRY_ONCHIP)
-    wsum += s_w[rr] * vec2(A, B);
+    wsum += weight[row - n * C] * vec2(A, B);
     part[row] = vec2(rstd * B, A);
 #else
     rowrec[row * P + p] = vec2(A, B);
@@ -310,7 +296,7 @@ void main() {
       }
       [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
         if (SLOT_OK(kb + i, jjp)) {
-          const float w = s_w[rp];
+          const float w = weight[g * CPG + rp];
           dx_v[SLOT_IDX(rp, jjp)] = rstd * (w * t[i] - (cA + k2 * (d[kb + i] - mean_t)));
         }
         NEXT_SLOT(rp, jjp)

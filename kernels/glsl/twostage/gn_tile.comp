@@ -1,5 +1,7 @@
 #version 450
-// Two-dispatch build of the on-chip kernels (kept as measured in H200 run 3; see docs/gpu-log.md).
+// Two-dispatch build of the on-chip kernels: the code measured in H200 run 3, plus the weight
+// prefetch of run 10 (see docs/gpu-log.md). The shared gn_tile.comp measured slower for
+// these builds (run 9), so they keep their own copy.
 // Tile kernel of the gn_* variants: one workgroup loads a tile of one (n, group) into
 // registers once, and computes numerically stable statistics from the registers.
 //
@@ -53,6 +55,9 @@ layout(std430, set = 0, binding = 3) writeonly buffer RowBuf { vec2 rowrec[]; };
 
 // Segment sums (sum dy, sum dy*e), stored at the chunk index where the segment starts.
 shared vec2 s_seg[QCAP];
+#if defined(ENTRY_ONCHIP)
+shared float s_w[QCAP];  // the group's weights (CPG <= Q <= QCAP)
+#endif
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_e, vec2, vec2(0.0))
 #if defined(ENTRY_ONCHIP)
@@ -83,6 +88,11 @@ void main() {
   const uint group_row = n * C + g * CPG;      // [N*C] row index of the group's first channel
   const uint tile_base = (group_row + r0) * HWV + j0 * SUBGROUP_SIZE;
 
+#if defined(ENTRY_ONCHIP)
+  // Needed only after the statistics: issued first, the weights' latency hides behind the
+  // tile loads instead of adding two global round trips after the reductions.
+  const float w_pre = gl_LocalInvocationID.x < CPG ? weight[g * CPG + gl_LocalInvocationID.x] : 0.0;
+#endif
 #if VEC == 4
   const float K = x_v[group_row * HWV].x;
 #else
@@ -117,6 +127,11 @@ void main() {
   // Pass 1: provisional tile mean of d.
   VT acc = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
+#if defined(ENTRY_ONCHIP)
+  // Published by wg_sum_d's barrier.
+  if (gl_LocalInvocationID.x < CPG) s_w[gl_LocalInvocationID.x] = w_pre;
+  for (uint rr = gl_LocalInvocationID.x + WG_SIZE; rr < CPG; rr += WG_SIZE) s_w[rr] = weight[g * CPG + rr];
+#endif
   const float mhat = wg_sum_d(hsum(acc)) / cnt;
 
   // Pass 2: e = d - mhat; sum e, sum e^2 per subgroup; (sum dy, sum dy*e) per segment.
@@ -159,7 +174,7 @@ void main() {
       const float B = tot.y - corr * tot.x;  // sum dy*(d - mean_t)
       const uint row = group_row + r0 + rr;
 #if defined(ENTRY_ONCHIP)
-      const float w = weight[row - n * C];
+      const float w = s_w[rr];
       wsum += w * vec2(A, B);
       part[row] = vec2(rstd * B, A);
 #else
@@ -179,7 +194,7 @@ void main() {
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       if (((valid >> k) & 1u) != 0u) {
         const uint hw = jj * SUBGROUP_SIZE + lane;
-        const float w = weight[g * CPG + r];
+        const float w = s_w[r];
         dx_v[tile_base + r * HWV + hw] = rstd * (w * dy[k] - (cA + k2 * (d[k] - mean_t)));
       }
       if (++jj == J) { jj = 0u; ++r; }
