@@ -4,15 +4,18 @@ the PyTorch anchor file measured beside it. Per shape: the best passing variant 
 its time, PyTorch's saved-stats backward ("bwd", CUDA-graph replay) and stats+bwd, speedups,
 and % of gnbench's measured copy bandwidth over the variant's declared traffic.
 
-Usage: scripts/perf_table.py GNBENCH.json TORCH.json
+Usage: scripts/perf_table.py GNBENCH.json[.gz] TORCH.json
 """
+import gzip
 import json
 import math
 import sys
 
 
 def main():
-    results = json.load(open(sys.argv[1]))
+    opener = gzip.open if sys.argv[1].endswith(".gz") else open
+    with opener(sys.argv[1], "rt") as f:
+        results = json.load(f)
     torch = {r["name"]: r for r in json.load(open(sys.argv[2]))["rows"]}
     copy_gbps = results["context"]["gnbench"]["copy_bandwidth"].get("gbps", 0)
     best = {}

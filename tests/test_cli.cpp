@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include <random>
 #include <regex>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -252,6 +254,43 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
   for (const Problem& p : problems)
     EXPECT_NE(compared.out.find(p.name + "/seed"), std::string::npos) << p.name << "\n"
                                                                       << describe(compared);
+}
+
+// Totals are stamped at the start and end of a sample; per-stage stamps only on request.
+// The copy probe runs before and after the entries, and the higher reading counts.
+TEST_F(Cli, StageTimesOnlyOnRequest) {
+  const std::string base =
+      "run --batch 2 --channels 8 --spatial 16 --groups 4 --variant gn_fused --mode hot --samples 3 "
+      "--warmup 1 -q --json ";
+  auto record = [](const json& doc) -> const json& {
+    for (const json& b : doc.at("benchmarks"))
+      if (b.contains("gnbench")) return b.at("gnbench");
+    throw std::runtime_error("no gnbench record");
+  };
+
+  Result r = gnbench(base + "plain.json");
+  ASSERT_EQ(r.code, 0) << describe(r);
+  json doc = json::parse(read_file(work / "plain.json"));
+  const json& g = doc.at("context").at("gnbench");
+  EXPECT_EQ(g.at("timing_mode"), "hot");
+  const json& probes = g.at("copy_bandwidth").at("probes_gbps");
+  ASSERT_EQ(probes.size(), 2u) << g.dump();
+  EXPECT_DOUBLE_EQ(g.at("copy_bandwidth").at("gbps").get<double>(),
+                   std::max(probes[0].get<double>(), probes[1].get<double>()));
+  EXPECT_TRUE(record(doc).at("hot").at("stages").empty());
+  EXPECT_GT(record(doc).at("hot").at("ns").at("median").get<double>(), 0.0);
+
+  r = gnbench(base + "stages.json --stage-times");
+  ASSERT_EQ(r.code, 0) << describe(r);
+  doc = json::parse(read_file(work / "stages.json"));
+  EXPECT_EQ(doc.at("context").at("gnbench").at("timing_mode"), "hot+stage-times");
+  const json& stages = record(doc).at("hot").at("stages");
+  ASSERT_EQ(stages.size(), 3u) << stages.dump();
+  const char* names[] = {"partials", "combine", "apply"};
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(stages[i].at("name"), names[i]);
+    EXPECT_GT(stages[i].at("ns").at("median").get<double>(), 0.0);
+  }
 }
 
 // ---- run: errors ----
