@@ -56,7 +56,10 @@ layout(std430, set = 0, binding = 3) writeonly buffer RowBuf { vec2 rowrec[]; };
 // Segment sums (sum dy, sum dy*e), stored at the chunk index where the segment starts.
 shared vec2 s_seg[QCAP];
 #if defined(ENTRY_ONCHIP)
-shared float s_w[QCAP];  // the group's weights (CPG <= Q <= QCAP)
+// The group's weights. CPG <= Q <= QCAP, and the manifests also require CPG <= 1024, which
+// keeps lavapipe's scalar 1024-invocation build (subgroup 8: QCAP 3200) within 32 KiB.
+#define W_CAP (QCAP < 1024 ? QCAP : 1024)
+shared float s_w[W_CAP];
 #endif
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_e, vec2, vec2(0.0))
