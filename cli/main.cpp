@@ -147,6 +147,7 @@ int main(int argc, char** argv) {
       ->add_option("--threshold", run.compare.threshold,
                    "With --baseline: smallest relative change that matters")
       ->capture_default_str()
+      ->check(kFinite)
       ->check(CLI::NonNegativeNumber)
       ->group("Baseline");
   run_cmd
@@ -167,6 +168,7 @@ int main(int argc, char** argv) {
       ->add_option("--threshold", compare.options.threshold,
                    "Smallest relative change of the median that matters")
       ->capture_default_str()
+      ->check(kFinite)
       ->check(CLI::NonNegativeNumber);
   compare_cmd->add_flag("--ignore-device", compare.options.ignore_device,
                         "Compare runs from different devices (correctness only)");
