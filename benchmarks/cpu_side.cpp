@@ -42,7 +42,8 @@ struct Checked {
   explicit Checked(int64_t elements) : shape(shape_for(elements)) {
     inputs = generate_inputs(shape, {"normal", 0}, 1);
     ref = reference::backward(shape, inputs, 1e-5f);
-    gpu = {ref.grad_input.cast<float>(), ref.grad_weight.cast<float>(), ref.grad_bias.cast<float>()};
+    gpu = {ref.grad_input.cast<float>(), ref.grad_weight.cast<float>(),
+           ref.grad_bias.cast<float>()};
   }
 };
 

@@ -1,10 +1,9 @@
 // gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan.
 // This file only wires the command line (CLI11) to the subcommands in commands/.
+#include <CLI/CLI.hpp>
 #include <cmath>
 #include <csignal>
 #include <iostream>
-
-#include <CLI/CLI.hpp>
 
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
@@ -50,7 +49,8 @@ int main(int argc, char** argv) {
   // file (with what finished, possibly nothing) and exit 130, never a bare kill.
   std::signal(SIGINT, on_sigint);
   CLI::App app{"gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan"};
-  app.set_version_flag("--version", std::string(GNBENCH_VERSION) + " (" + GNBENCH_GIT_REVISION + ")");
+  app.set_version_flag("--version",
+                       std::string(GNBENCH_VERSION) + " (" + GNBENCH_GIT_REVISION + ")");
   app.require_subcommand(1);
 
   // --- run ---
@@ -66,70 +66,102 @@ int main(int argc, char** argv) {
   std::string json_out, csv_out, md_out, dump_dir;
   bool no_timing = false;
   auto* run_cmd = app.add_subcommand("run", "Verify and time kernel variants on problems");
-  run_cmd->add_option("configs", run.configs, "JSON problem configuration files")->check(CLI::ExistingPath);
-  auto* batch = run_cmd->add_option("--batch,-N", one_off.shape.batch, "One-off problem: batch size N")->group("One-off problem");
-  auto* channels = run_cmd->add_option("--channels,-C", one_off.shape.channels, "channels C")->group("One-off problem");
-  auto* spatial = run_cmd->add_option("--spatial", one_off.shape.spatial, "spatial size H*W")->group("One-off problem");
-  auto* groups = run_cmd->add_option("--groups,-G", one_off.shape.groups, "groups G")->group("One-off problem");
+  run_cmd->add_option("configs", run.configs, "JSON problem configuration files")
+      ->check(CLI::ExistingPath);
+  auto* batch =
+      run_cmd->add_option("--batch,-N", one_off.shape.batch, "One-off problem: batch size N")
+          ->group("One-off problem");
+  auto* channels = run_cmd->add_option("--channels,-C", one_off.shape.channels, "channels C")
+                       ->group("One-off problem");
+  auto* spatial = run_cmd->add_option("--spatial", one_off.shape.spatial, "spatial size H*W")
+                      ->group("One-off problem");
+  auto* groups = run_cmd->add_option("--groups,-G", one_off.shape.groups, "groups G")
+                     ->group("One-off problem");
   batch->needs(channels, spatial, groups);
   channels->needs(batch, spatial, groups);
   spatial->needs(batch, channels, groups);
   groups->needs(batch, channels, spatial);
-  run_cmd->add_option("--eps", eps, "epsilon of the one-off problem")->capture_default_str()->group("One-off problem");
-  run_cmd->add_option("--seed", one_off.seed, "RNG seed of the one-off problem")->group("One-off problem");
+  run_cmd->add_option("--eps", eps, "epsilon of the one-off problem")
+      ->capture_default_str()
+      ->group("One-off problem");
+  run_cmd->add_option("--seed", one_off.seed, "RNG seed of the one-off problem")
+      ->group("One-off problem");
   run_cmd->add_option("--distribution", distribution, "input distribution of the one-off problem")
       ->capture_default_str()
       ->group("One-off problem");
-  run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests")->check(CLI::ExistingDirectory);
+  run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests")
+      ->check(CLI::ExistingDirectory);
   run_cmd->add_option("--variant", variants, "Variants to run, comma separated (default: all)");
-  run_cmd->add_option("--device", run.bench.context.device, "Device index or name substring (see `gnbench devices`)");
-  run_cmd->add_flag("--validate", run.bench.context.validation, "Enable the Khronos validation layer");
-  run_cmd->add_option("--kernel-timeout", kernel_timeout_s, "Seconds before a submission counts as hung")
+  run_cmd->add_option("--device", run.bench.context.device,
+                      "Device index or name substring (see `gnbench devices`)");
+  run_cmd->add_flag("--validate", run.bench.context.validation,
+                    "Enable the Khronos validation layer");
+  run_cmd
+      ->add_option("--kernel-timeout", kernel_timeout_s,
+                   "Seconds before a submission counts as hung")
       ->capture_default_str()
       ->check(kFinite)
       ->check(CLI::Range(0.001, 1e6));
-  run_cmd->add_option("--trials", run.bench.trials, "Fresh random inputs per problem; all must pass")
+  run_cmd
+      ->add_option("--trials", run.bench.trials, "Fresh random inputs per problem; all must pass")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000u));
   run_cmd->add_option("--warmup", run.bench.sampling.warmup, "Untimed runs before sampling")
       ->capture_default_str()
       ->check(CLI::Range(0u, 10000u))
       ->group("Timing");
-  run_cmd->add_option("--samples", samples, "Exactly this many samples (disables the noise criterion)")
+  run_cmd
+      ->add_option("--samples", samples, "Exactly this many samples (disables the noise criterion)")
       ->check(CLI::Range(1u, 1000000u))
       ->group("Timing");
-  run_cmd->add_option("--min-samples", run.bench.sampling.min_samples, "Fewest samples before stopping")
+  run_cmd
+      ->add_option("--min-samples", run.bench.sampling.min_samples,
+                   "Fewest samples before stopping")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000000u))
       ->group("Timing");
-  run_cmd->add_option("--min-time", run.bench.sampling.min_time_s, "Least accumulated GPU seconds before stopping")
+  run_cmd
+      ->add_option("--min-time", run.bench.sampling.min_time_s,
+                   "Least accumulated GPU seconds before stopping")
       ->capture_default_str()
       ->check(kFinite)
       ->check(CLI::NonNegativeNumber)
       ->group("Timing");
-  run_cmd->add_option("--max-noise", run.bench.sampling.max_noise, "Stop when stdev/mean falls below this")
+  run_cmd
+      ->add_option("--max-noise", run.bench.sampling.max_noise,
+                   "Stop when stdev/mean falls below this")
       ->capture_default_str()
       ->check(kFinite)
       ->check(CLI::PositiveNumber)
       ->group("Timing");
-  run_cmd->add_option("--timeout", run.bench.sampling.timeout_s, "Seconds per entry before giving up on the noise target")
+  run_cmd
+      ->add_option("--timeout", run.bench.sampling.timeout_s,
+                   "Seconds per entry before giving up on the noise target")
       ->capture_default_str()
       ->check(kFinite)
       ->check(CLI::PositiveNumber)
       ->group("Timing");
-  run_cmd->add_option("--mode", mode, "cold (flush caches between samples), hot (back to back) or both")
+  run_cmd
+      ->add_option("--mode", mode,
+                   "cold (flush caches between samples), hot (back to back) or both")
       ->capture_default_str()
       ->check(CLI::IsMember({"cold", "hot", "both"}))
       ->group("Timing");
-  run_cmd->add_flag("--stage-times", run.bench.stage_times,
-                    "Also time every stage (a timestamp after each; they drain the pipeline, so totals "
-                    "include that cost)")
+  run_cmd
+      ->add_flag(
+          "--stage-times", run.bench.stage_times,
+          "Also time every stage (a timestamp after each; they drain the pipeline, so totals "
+          "include that cost)")
       ->group("Timing");
   run_cmd->add_flag("--no-timing", no_timing, "Verify only")->group("Timing");
-  run_cmd->add_option("--json", json_out, "Write the results file (Google Benchmark layout)")->group("Output");
+  run_cmd->add_option("--json", json_out, "Write the results file (Google Benchmark layout)")
+      ->group("Output");
   run_cmd->add_option("--csv", csv_out, "Write one CSV row per problem x variant")->group("Output");
   run_cmd->add_option("--md", md_out, "Write the summary table as Markdown")->group("Output");
-  run_cmd->add_option("--dump", dump_dir, "Write inputs, reference and outputs as .npy under this folder")->group("Output");
+  run_cmd
+      ->add_option("--dump", dump_dir,
+                   "Write inputs, reference and outputs as .npy under this folder")
+      ->group("Output");
   run_cmd->add_flag("--force", run.force, "Replace existing output files")->group("Output");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress on stderr")->group("Output");
   run_cmd->add_option("--shard", run.shard,
@@ -189,7 +221,8 @@ int main(int argc, char** argv) {
   KernelsCommand kernels;
   std::vector<std::string> list_dirs;
   auto* kernels_cmd = app.add_subcommand("kernels", "List kernel variants from the manifests");
-  kernels_cmd->add_option("--kernels", list_dirs, "Extra folder(s) of kernel manifests")->check(CLI::ExistingDirectory);
+  kernels_cmd->add_option("--kernels", list_dirs, "Extra folder(s) of kernel manifests")
+      ->check(CLI::ExistingDirectory);
   kernels_cmd->add_flag("--json", kernels.json, "Print JSON");
 
   try {
@@ -221,13 +254,15 @@ int main(int argc, char** argv) {
     for (const auto& d : kernel_dirs) run.bench.kernel_folders.push_back(d);
     for (size_t start = 0; !variants.empty() && start <= variants.size();) {
       size_t comma = variants.find(',', start);
-      std::string name = variants.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      std::string name =
+          variants.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
       if (name.empty()) throw ConfigError("--variant '" + variants + "': empty variant name");
       run.bench.variants.push_back(name);
       if (comma == std::string::npos) break;
       start = comma + 1;
     }
-    run.bench.context.fence_timeout = std::chrono::milliseconds(static_cast<int64_t>(kernel_timeout_s * 1000));
+    run.bench.context.fence_timeout =
+        std::chrono::milliseconds(static_cast<int64_t>(kernel_timeout_s * 1000));
     if (samples) run.bench.sampling.fixed_samples = samples;
     run.bench.timing = !no_timing;
     run.bench.cold = mode != "hot";

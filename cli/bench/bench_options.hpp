@@ -17,8 +17,8 @@ struct BenchOptions {
   std::vector<std::string> variants;                  // empty = every variant
   uint32_t trials = 1;
   bool timing = true;
-  bool cold = true;  // flush caches between samples
-  bool hot = false;  // back-to-back samples
+  bool cold = true;          // flush caches between samples
+  bool hot = false;          // back-to-back samples
   bool stage_times = false;  // a timestamp after every stage (they drain the pipeline)
   SamplingOptions sampling;
   bool measure_copy_bandwidth = true;

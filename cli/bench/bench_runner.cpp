@@ -21,7 +21,8 @@ bool bitwise_equal(const GpuOutputs& a, const GpuOutputs& b) {
   auto same = [](const Eigen::ArrayXf& x, const Eigen::ArrayXf& y) {
     return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
   };
-  return same(a.grad_input, b.grad_input) && same(a.grad_weight, b.grad_weight) && same(a.grad_bias, b.grad_bias);
+  return same(a.grad_input, b.grad_input) && same(a.grad_weight, b.grad_weight) &&
+         same(a.grad_bias, b.grad_bias);
 }
 
 // Worse = failing before passing, then the larger scaled error.
@@ -35,7 +36,9 @@ bool worse(const VerificationResult& a, const VerificationResult& b) {
   return worst(a) > worst(b);
 }
 
-uint64_t required_bytes(const Shape& s) { return 4 * (3 * s.elements() + 3 * uint64_t{s.channels}); }
+uint64_t required_bytes(const Shape& s) {
+  return 4 * (3 * s.elements() + 3 * uint64_t{s.channels});
+}
 
 // Expected failures turn FAIL into XFAIL and PASS into XPASS.
 void apply_expectation(EntryRecord& e) {
@@ -57,7 +60,8 @@ BenchRunner::BenchRunner(BenchOptions options) : options_(std::move(options)) {
     for (const auto& v : manifests_) selected_.push_back(&v);
   } else {
     for (const auto& name : options_.variants) {
-      auto it = std::find_if(manifests_.begin(), manifests_.end(), [&](const auto& v) { return v.name == name; });
+      auto it = std::find_if(manifests_.begin(), manifests_.end(),
+                             [&](const auto& v) { return v.name == name; });
       if (it == manifests_.end()) {
         std::string known;
         for (const auto& v : manifests_) known += (known.empty() ? "" : ", ") + v.name;
@@ -71,14 +75,17 @@ BenchRunner::BenchRunner(BenchOptions options) : options_(std::move(options)) {
 
 BenchRunner::~BenchRunner() = default;
 
-void BenchRunner::check_problems(const std::vector<Problem>& problems, const std::string& source) const {
+void BenchRunner::check_problems(const std::vector<Problem>& problems,
+                                 const std::string& source) const {
   std::set<std::string> names;
   for (const auto& p : problems) {
-    if (!names.insert(p.name).second) throw ConfigError(source + ": problem '" + p.name + "' appears twice");
+    if (!names.insert(p.name).second)
+      throw ConfigError(source + ": problem '" + p.name + "' appears twice");
     uint64_t extra = 0;
     for (const VariantSpec* v : selected_)
       if (not_applicable_reason(*v, p.shape, ctx_->info()).empty())
-        extra = std::max(extra, variant_extra_bytes(*v, p.shape, ctx_->info().limits.subgroup_size));
+        extra =
+            std::max(extra, variant_extra_bytes(*v, p.shape, ctx_->info().limits.subgroup_size));
     validate_against_device(p, ctx_->info().limits, extra, source);
   }
 }
@@ -89,7 +96,10 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   records.context.device = ctx_->info().to_json();
   records.context.device_fingerprint = ctx_->info().fingerprint();
   records.context.validation = ctx_->validation_enabled();
-  records.context.timing_mode = !options_.timing ? "none" : options_.cold && options_.hot ? "cold+hot" : options_.cold ? "cold" : "hot";
+  records.context.timing_mode = !options_.timing                ? "none"
+                                : options_.cold && options_.hot ? "cold+hot"
+                                : options_.cold                 ? "cold"
+                                                                : "hot";
   // Stage timestamps add pipeline drains to the totals: such totals are not like for like.
   if (options_.timing && options_.stage_times) records.context.timing_mode += "+stage-times";
 
@@ -105,8 +115,9 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   std::vector<CopyBandwidth> probes;
   auto record_probe = [&] {
     probes.push_back(measure_copy_bandwidth(*ctx_, options_.kernel_folders.front()));
-    auto best = std::max_element(probes.begin(), probes.end(),
-                                 [](const CopyBandwidth& a, const CopyBandwidth& b) { return a.gbps < b.gbps; });
+    auto best = std::max_element(
+        probes.begin(), probes.end(),
+        [](const CopyBandwidth& a, const CopyBandwidth& b) { return a.gbps < b.gbps; });
     nlohmann::json readings = nlohmann::json::array();
     for (const auto& p : probes) readings.push_back(p.gbps);
     records.context.copy_gbps = best->gbps;
@@ -131,7 +142,8 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
       e.declared_deterministic = selected_[v]->deterministic;
       e.required_bytes = required_bytes(problem.shape);
       if (selected_[v]->traffic_bytes)
-        e.actual_bytes = selected_[v]->traffic_bytes->evaluate(problem_variables(problem.shape, ctx_->info().limits.subgroup_size));
+        e.actual_bytes = selected_[v]->traffic_bytes->evaluate(
+            problem_variables(problem.shape, ctx_->info().limits.subgroup_size));
       e.message = not_applicable_reason(*selected_[v], problem.shape, ctx_->info());
       e.verdict = e.message.empty() ? Verdict::kPass : Verdict::kSkipped;
     }
@@ -177,7 +189,8 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
           e.message = "not run: the device was lost earlier (" + ctx_->lost_reason() + ")";
           continue;
         }
-        progress(problem.name + " / " + e.variant + (options_.trials > 1 ? " trial " + std::to_string(trial + 1) : ""),
+        progress(problem.name + " / " + e.variant +
+                     (options_.trials > 1 ? " trial " + std::to_string(trial + 1) : ""),
                  records.entries.size() + v, total);
         try {
           VariantRunner runner(*ctx_, transfer, compiled[v], problem, device_inputs);
@@ -192,19 +205,22 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
             e.invariants = inv;
           }
           ++e.trials;
-          if (trial == 0 && options_.dump_dir) dump_outputs(*options_.dump_dir, problem, e.variant, out);
+          if (trial == 0 && options_.dump_dir)
+            dump_outputs(*options_.dump_dir, problem, e.variant, out);
           if (trial == 0) {
             e.bitwise_reproducible = bitwise_equal(out, runner.run_once());
             if (options_.timing) {
               const bool stages = options_.stage_times;
               auto batch = [&](bool cold) {
-                return [&runner, cold, stages](uint32_t n) { return runner.sample(n, cold, stages); };
+                return
+                    [&runner, cold, stages](uint32_t n) { return runner.sample(n, cold, stages); };
               };
               const auto names = stages ? runner.stage_names() : std::vector<std::string>{};
               if (options_.cold) e.cold = measure(batch(true), options_.sampling, names, "cold");
               if (options_.hot) e.hot = measure(batch(false), options_.sampling, names, "hot");
               // The timed runs must have computed the same right answer.
-              VerificationResult after = verify(problem.shape, runner.read_outputs(), ref, problem.tolerances);
+              VerificationResult after =
+                  verify(problem.shape, runner.read_outputs(), ref, problem.tolerances);
               e.checked_after_timing = true;
               if (!after.pass && e.verification.pass) {
                 e.verification = after;
@@ -237,9 +253,9 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
         bool ok = e.verification.pass && e.invariants.pass;
         if (!ok) {
           e.verdict = Verdict::kFail;
-          e.message = !e.verification.pass
-                          ? (e.failed_after_timing ? "after timing: " : "") + e.verification.summary()
-                          : "invariant violated: " + e.invariants.failure;
+          e.message = !e.verification.pass ? (e.failed_after_timing ? "after timing: " : "") +
+                                                 e.verification.summary()
+                                           : "invariant violated: " + e.invariants.failure;
         } else if (e.bitwise_reproducible == false && e.declared_deterministic) {
           e.verdict = Verdict::kFail;
           e.message = "declared deterministic, but two runs on the same inputs differ bitwise";

@@ -15,7 +15,7 @@ namespace gnbench {
 
 void dump_problem(const std::filesystem::path& dir, const Problem& problem, const Inputs& inputs,
                   const ReferenceOutputs& reference);
-void dump_outputs(const std::filesystem::path& dir, const Problem& problem, const std::string& variant,
-                  const GpuOutputs& outputs);
+void dump_outputs(const std::filesystem::path& dir, const Problem& problem,
+                  const std::string& variant, const GpuOutputs& outputs);
 
 }  // namespace gnbench

@@ -11,7 +11,8 @@ int kernels_command(const KernelsCommand& cmd) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& v : variants) {
       nlohmann::json stages = nlohmann::json::array();
-      for (const auto& s : v.stages) stages.push_back({{"name", s.name}, {"shader", s.shader.string()}});
+      for (const auto& s : v.stages)
+        stages.push_back({{"name", s.name}, {"shader", s.shader.string()}});
       out.push_back({{"name", v.name},
                      {"description", v.description},
                      {"manifest", v.manifest.string()},
@@ -24,7 +25,8 @@ int kernels_command(const KernelsCommand& cmd) {
     return 0;
   }
   for (const auto& v : variants) {
-    std::cout << v.name << "  (" << v.manifest.string() << ")\n  " << v.description << "\n  stages:";
+    std::cout << v.name << "  (" << v.manifest.string() << ")\n  " << v.description
+              << "\n  stages:";
     for (const auto& s : v.stages) std::cout << " " << s.name << " [" << s.workgroup_size << "]";
     if (v.when) std::cout << "\n  when: " << v.when->text();
     if (!v.requires_features.empty()) {

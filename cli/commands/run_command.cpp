@@ -37,8 +37,10 @@ Progress terminal_progress(bool enabled) {
   if (!enabled) return [](const std::string&, size_t, size_t) {};
   auto start = std::chrono::steady_clock::now();
   return [start](const std::string& what, size_t done, size_t total) {
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::string eta = done ? ", about " + std::to_string(int(elapsed / done * (total - done))) + " s left" : "";
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::string eta =
+        done ? ", about " + std::to_string(int(elapsed / done * (total - done))) + " s left" : "";
     if (what == "done") {
       std::cerr << "\r\033[K";
       return;
@@ -78,7 +80,8 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     validate_eps(cmd.one_off->eps, "command line", cmd.one_off->name);
     problems.push_back(*cmd.one_off);
   }
-  if (problems.empty()) throw ConfigError("no problems: give a config file or --batch/--channels/--spatial/--groups");
+  if (problems.empty())
+    throw ConfigError("no problems: give a config file or --batch/--channels/--spatial/--groups");
   std::pair<uint32_t, uint32_t> shard{1, 1};
   if (!cmd.shard.empty()) shard = parse_shard(cmd.shard);
   if (cmd.update_baseline) ensure_writable_target(*cmd.update_baseline, cmd.force, "--force");
@@ -92,8 +95,10 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     if (out) ensure_writable_target(*out, cmd.force, "--force");
   if (cmd.bench.dump_dir) {
     std::error_code ec;
-    if (std::filesystem::exists(*cmd.bench.dump_dir) && !std::filesystem::is_empty(*cmd.bench.dump_dir, ec) && !cmd.force)
-      throw ConfigError("--dump " + cmd.bench.dump_dir->string() + ": exists and is not empty; pass --force to write into it");
+    if (std::filesystem::exists(*cmd.bench.dump_dir) &&
+        !std::filesystem::is_empty(*cmd.bench.dump_dir, ec) && !cmd.force)
+      throw ConfigError("--dump " + cmd.bench.dump_dir->string() +
+                        ": exists and is not empty; pass --force to write into it");
   }
 
   BenchRunner runner(cmd.bench);

@@ -578,7 +578,8 @@ std::vector<Problem> parse_config_text(const std::string& text, const std::strin
     constexpr int kMaxDepth = 64;
     if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
         depth >= kMaxDepth)
-      throw ConfigError(source + ": JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+      throw ConfigError(source + ": JSON nested deeper than " + std::to_string(kMaxDepth) +
+                        " levels");
     if (event == json::parse_event_t::object_start) {
       open_objects.emplace_back();
     } else if (event == json::parse_event_t::object_end) {

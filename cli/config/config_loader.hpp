@@ -2,10 +2,9 @@
 // with "<file>: problem '<name>': field '<field>' = <value>: <rule>".
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "config/device_limits.hpp"
 #include "config/problem.hpp"

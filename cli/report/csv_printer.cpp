@@ -20,16 +20,19 @@ std::string csv_report(const RunRecords& records) {
   out << "problem,variant,batch,channels,spatial,groups,distribution,param,verdict,trials,"
          "grad_input_l2_rel,grad_input_max_scaled,grad_weight_l2_rel,grad_weight_max_scaled,"
          "grad_bias_l2_rel,grad_bias_max_scaled,invariants_pass,bitwise_reproducible,mode,samples,"
-         "median_ns,q1_ns,q3_ns,min_ns,max_ns,mean_ns,stdev_ns,rel_noise,required_bytes,actual_bytes,"
+         "median_ns,q1_ns,q3_ns,min_ns,max_ns,mean_ns,stdev_ns,rel_noise,required_bytes,actual_"
+         "bytes,"
          "gbps_required,pct_copy,message\n";
   for (const auto& e : records.entries) {
     const Problem& p = e.problem;
-    out << field(p.name) << "," << field(e.variant) << "," << p.shape.batch << "," << p.shape.channels << ","
-        << p.shape.spatial << "," << p.shape.groups << "," << p.distribution.kind << "," << p.distribution.param
-        << "," << verdict_name(e.verdict) << "," << e.trials;
+    out << field(p.name) << "," << field(e.variant) << "," << p.shape.batch << ","
+        << p.shape.channels << "," << p.shape.spatial << "," << p.shape.groups << ","
+        << p.distribution.kind << "," << p.distribution.param << "," << verdict_name(e.verdict)
+        << "," << e.trials;
     for (size_t i = 0; i < 3; ++i) {
       if (i < e.verification.tensors.size())
-        out << "," << e.verification.tensors[i].l2_rel << "," << e.verification.tensors[i].max_scaled;
+        out << "," << e.verification.tensors[i].l2_rel << ","
+            << e.verification.tensors[i].max_scaled;
       else
         out << ",,";
     }
@@ -39,9 +42,9 @@ std::string csv_report(const RunRecords& records) {
     if (t && t->total.samples) {
       const Statistics& s = t->total;
       double gbps = double(e.required_bytes) / s.median;
-      out << "," << t->mode << "," << s.samples << "," << s.median << "," << s.q1 << "," << s.q3 << "," << s.min
-          << "," << s.max << "," << s.mean << "," << s.stdev << "," << s.rel_noise << "," << e.required_bytes << ","
-          << e.actual_bytes << "," << gbps << ","
+      out << "," << t->mode << "," << s.samples << "," << s.median << "," << s.q1 << "," << s.q3
+          << "," << s.min << "," << s.max << "," << s.mean << "," << s.stdev << "," << s.rel_noise
+          << "," << e.required_bytes << "," << e.actual_bytes << "," << gbps << ","
           << (records.context.copy_gbps > 0 ? 100 * gbps / records.context.copy_gbps : 0.0);
     } else {
       out << ",,,,,,,,,,," << e.required_bytes << "," << e.actual_bytes << ",,";

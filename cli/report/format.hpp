@@ -15,8 +15,8 @@ inline std::string format(const char* fmt, double value) {
 }
 
 inline std::string shape_label(const Shape& s) {
-  return std::to_string(s.batch) + "x" + std::to_string(s.channels) + "x" + std::to_string(s.spatial) + "/" +
-         std::to_string(s.groups);
+  return std::to_string(s.batch) + "x" + std::to_string(s.channels) + "x" +
+         std::to_string(s.spatial) + "/" + std::to_string(s.groups);
 }
 
 }  // namespace gnbench

@@ -7,19 +7,25 @@ namespace gnbench {
 
 std::string verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::kPass: return "PASS";
-    case Verdict::kFail: return "FAIL";
-    case Verdict::kXFail: return "XFAIL";
-    case Verdict::kXPass: return "XPASS";
-    case Verdict::kSkipped: return "SKIP";
-    case Verdict::kError: return "ERROR";
+    case Verdict::kPass:
+      return "PASS";
+    case Verdict::kFail:
+      return "FAIL";
+    case Verdict::kXFail:
+      return "XFAIL";
+    case Verdict::kXPass:
+      return "XPASS";
+    case Verdict::kSkipped:
+      return "SKIP";
+    case Verdict::kError:
+      return "ERROR";
   }
   return "?";
 }
 
 Verdict verdict_from_name(const std::string& name) {
-  for (Verdict v : {Verdict::kPass, Verdict::kFail, Verdict::kXFail, Verdict::kXPass, Verdict::kSkipped,
-                    Verdict::kError})
+  for (Verdict v : {Verdict::kPass, Verdict::kFail, Verdict::kXFail, Verdict::kXPass,
+                    Verdict::kSkipped, Verdict::kError})
     if (verdict_name(v) == name) return v;
   throw std::invalid_argument("unknown verdict '" + name + "'");
 }

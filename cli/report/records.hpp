@@ -3,11 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "config/problem.hpp"
 #include "timing/sampler.hpp"
@@ -33,8 +32,8 @@ struct EntryRecord {
   uint32_t worst_trial = 0;  // its index (seed = trial_seed(problem.seed, worst_trial))
   VerificationResult verification;
   InvariantResult invariants;
-  bool checked_after_timing = false;  // outputs of the timed runs were verified too
-  bool failed_after_timing = false;   // ...and were wrong although the first run was right
+  bool checked_after_timing = false;         // outputs of the timed runs were verified too
+  bool failed_after_timing = false;          // ...and were wrong although the first run was right
   std::optional<bool> bitwise_reproducible;  // two runs on the same inputs, same bits
   bool declared_deterministic = true;        // from the manifest
 

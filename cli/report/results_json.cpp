@@ -20,7 +20,9 @@ double number(const json& j, const char* key) {
 }
 
 json problem_to_json(const Problem& p) {
-  auto tol = [](const TensorTolerance& t) { return json{{"l2_rel", t.l2_rel}, {"max_scaled", t.max_scaled}}; };
+  auto tol = [](const TensorTolerance& t) {
+    return json{{"l2_rel", t.l2_rel}, {"max_scaled", t.max_scaled}};
+  };
   json j{{"name", p.name},
          {"batch", p.shape.batch},
          {"channels", p.shape.channels},
@@ -34,7 +36,8 @@ json problem_to_json(const Problem& p) {
            {"grad_weight", tol(p.tolerances.grad_weight)},
            {"grad_bias", tol(p.tolerances.grad_bias)}}}};
   if (p.expect.expect_fail)
-    j["expect"] = {{"verdict", "fail"}, {"reason", p.expect.reason}, {"variants", p.expect.variants}};
+    j["expect"] = {
+        {"verdict", "fail"}, {"reason", p.expect.reason}, {"variants", p.expect.variants}};
   return j;
 }
 
@@ -49,15 +52,16 @@ Problem problem_from_json(const json& j) {
   const json& t = j.at("tolerances");
   p.tolerances = {tol(t.at("grad_input")), tol(t.at("grad_weight")), tol(t.at("grad_bias"))};
   if (j.contains("expect"))
-    p.expect = {true, j["expect"].at("reason"), j["expect"].at("variants").get<std::vector<std::string>>()};
+    p.expect = {true, j["expect"].at("reason"),
+                j["expect"].at("variants").get<std::vector<std::string>>()};
   return p;
 }
 
 json tensor_to_json(const TensorMetrics& t) {
-  return {{"tensor", t.tensor},        {"elements", t.elements},   {"max_abs", t.max_abs},
-          {"max_rel", t.max_rel},      {"l2_rel", t.l2_rel},       {"max_scaled", t.max_scaled},
-          {"nonfinite", t.nonfinite},  {"unwritten", t.unwritten}, {"worst", t.worst.str()},
-          {"worst_gpu", t.worst_gpu},  {"worst_ref", t.worst_ref}, {"pass", t.pass},
+  return {{"tensor", t.tensor},       {"elements", t.elements},   {"max_abs", t.max_abs},
+          {"max_rel", t.max_rel},     {"l2_rel", t.l2_rel},       {"max_scaled", t.max_scaled},
+          {"nonfinite", t.nonfinite}, {"unwritten", t.unwritten}, {"worst", t.worst.str()},
+          {"worst_gpu", t.worst_gpu}, {"worst_ref", t.worst_ref}, {"pass", t.pass},
           {"failure", t.failure}};
 }
 
@@ -85,7 +89,8 @@ constexpr size_t kMaxStoredSamples = 200;
 std::vector<double> stored_samples(const std::vector<double>& all) {
   if (all.size() <= kMaxStoredSamples) return all;
   std::vector<double> kept;
-  for (size_t i = 0; i < kMaxStoredSamples; ++i) kept.push_back(all[i * all.size() / kMaxStoredSamples]);
+  for (size_t i = 0; i < kMaxStoredSamples; ++i)
+    kept.push_back(all[i * all.size() / kMaxStoredSamples]);
   return kept;
 }
 
@@ -93,12 +98,9 @@ json timing_to_json(const TimingResult& t) {
   json stages = json::array();
   for (size_t i = 0; i < t.stages.size(); ++i)
     stages.push_back({{"name", t.stage_names[i]}, {"ns", to_json(t.stages[i])}});
-  return {{"mode", t.mode},
-          {"ns", to_json(t.total)},
-          {"stages", stages},
-          {"noise_target_reached", t.noise_target_reached},
-          {"wall_s", t.wall_s},
-          {"samples_ns", stored_samples(t.samples_ns)}};
+  return {{"mode", t.mode},     {"ns", to_json(t.total)},
+          {"stages", stages},   {"noise_target_reached", t.noise_target_reached},
+          {"wall_s", t.wall_s}, {"samples_ns", stored_samples(t.samples_ns)}};
 }
 
 TimingResult timing_from_json(const json& j) {
@@ -133,7 +135,8 @@ json entry_to_json(const EntryRecord& e, double copy_gbps) {
            {"failure", e.invariants.failure}}},
          {"checked_after_timing", e.checked_after_timing},
          {"failed_after_timing", e.failed_after_timing},
-         {"bitwise_reproducible", e.bitwise_reproducible ? json(*e.bitwise_reproducible) : json(nullptr)},
+         {"bitwise_reproducible",
+          e.bitwise_reproducible ? json(*e.bitwise_reproducible) : json(nullptr)},
          {"declared_deterministic", e.declared_deterministic},
          {"required_bytes", e.required_bytes},
          {"actual_bytes", e.actual_bytes}};
@@ -143,7 +146,8 @@ json entry_to_json(const EntryRecord& e, double copy_gbps) {
     if (e.actual_bytes) j["gbps_actual"] = double(e.actual_bytes) / t->total.median;
     if (copy_gbps > 0) {
       j["pct_copy_required"] = 100 * gbps / copy_gbps;
-      if (e.actual_bytes) j["pct_copy_actual"] = 100 * double(e.actual_bytes) / t->total.median / copy_gbps;
+      if (e.actual_bytes)
+        j["pct_copy_actual"] = 100 * double(e.actual_bytes) / t->total.median / copy_gbps;
     }
   }
   if (e.cold) j["cold"] = timing_to_json(*e.cold);
@@ -160,7 +164,8 @@ EntryRecord entry_from_json(const json& j) {
   e.trials = j.at("trials");
   e.worst_trial = j.at("worst_trial");
   e.verification.pass = j.at("verification").at("pass");
-  for (const auto& t : j.at("verification").at("tensors")) e.verification.tensors.push_back(tensor_from_json(t));
+  for (const auto& t : j.at("verification").at("tensors"))
+    e.verification.tensors.push_back(tensor_from_json(t));
   const json& inv = j.at("invariants");
   e.invariants.pass = inv.at("pass");
   e.invariants.worst_sum_violation = number(inv, "worst_sum_violation");
@@ -169,7 +174,8 @@ EntryRecord entry_from_json(const json& j) {
   e.invariants.failure = inv.at("failure");
   e.checked_after_timing = j.at("checked_after_timing");
   e.failed_after_timing = j.value("failed_after_timing", false);
-  if (!j.at("bitwise_reproducible").is_null()) e.bitwise_reproducible = j["bitwise_reproducible"].get<bool>();
+  if (!j.at("bitwise_reproducible").is_null())
+    e.bitwise_reproducible = j["bitwise_reproducible"].get<bool>();
   e.declared_deterministic = j.at("declared_deterministic");
   e.required_bytes = j.at("required_bytes");
   e.actual_bytes = j.at("actual_bytes");
@@ -179,11 +185,11 @@ EntryRecord entry_from_json(const json& j) {
 }
 
 // Google Benchmark's per-repetition and aggregate entries for one timing mode.
-void append_benchmark_entries(json& out, const std::string& name, const TimingResult* t, uint64_t bytes,
-                              int family, json gnbench_record) {
+void append_benchmark_entries(json& out, const std::string& name, const TimingResult* t,
+                              uint64_t bytes, int family, json gnbench_record) {
   auto base = [&](const std::string& entry_name, const std::string& run_type) {
-    return json{{"name", entry_name},      {"family_index", family}, {"per_family_instance_index", 0},
-                {"run_name", name},        {"run_type", run_type},   {"threads", 1},
+    return json{{"name", entry_name}, {"family_index", family}, {"per_family_instance_index", 0},
+                {"run_name", name},   {"run_type", run_type},   {"threads", 1},
                 {"time_unit", "us"}};
   };
   const std::vector<double> samples = t ? stored_samples(t->samples_ns) : std::vector<double>{};
@@ -191,14 +197,22 @@ void append_benchmark_entries(json& out, const std::string& name, const TimingRe
   for (size_t i = 0; i < n; ++i) {
     json j = base(name, "iteration");
     double us = samples[i] / 1e3;
-    j.update({{"repetitions", n}, {"repetition_index", i}, {"iterations", 1}, {"real_time", us},
-              {"cpu_time", us}, {"bytes_per_second", double(bytes) / (us * 1e-6)}});
+    j.update({{"repetitions", n},
+              {"repetition_index", i},
+              {"iterations", 1},
+              {"real_time", us},
+              {"cpu_time", us},
+              {"bytes_per_second", double(bytes) / (us * 1e-6)}});
     out.push_back(j);
   }
   auto aggregate = [&](const std::string& agg, double value_us, bool is_time) {
     json j = base(name + "_" + agg, "aggregate");
-    j.update({{"aggregate_name", agg}, {"aggregate_unit", is_time ? "time" : "percentage"}, {"repetitions", n},
-              {"iterations", n}, {"real_time", value_us}, {"cpu_time", value_us}});
+    j.update({{"aggregate_name", agg},
+              {"aggregate_unit", is_time ? "time" : "percentage"},
+              {"repetitions", n},
+              {"iterations", n},
+              {"real_time", value_us},
+              {"cpu_time", value_us}});
     if (is_time && value_us > 0) j["bytes_per_second"] = double(bytes) / (value_us * 1e-6);
     return j;
   };
@@ -247,7 +261,9 @@ json results_to_json(const RunRecords& records) {
     const TimingResult* headline = e.headline();
     append_benchmark_entries(benchmarks, e.name(), headline, e.required_bytes, family,
                              entry_to_json(e, c.copy_gbps));
-    if (e.cold && e.hot) append_benchmark_entries(benchmarks, e.name() + "/hot", &*e.hot, e.required_bytes, family, nullptr);
+    if (e.cold && e.hot)
+      append_benchmark_entries(benchmarks, e.name() + "/hot", &*e.hot, e.required_bytes, family,
+                               nullptr);
     ++family;
   }
   return {{"context", context}, {"benchmarks", benchmarks}};
@@ -259,8 +275,9 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     throw ConfigError(source + ": not a gnbench results file (no context.gnbench / benchmarks)");
   const json& g = doc["context"]["gnbench"];
   if (g.value("schema_version", 0) != kResultsSchemaVersion)
-    throw ConfigError(source + ": results schema version " + g.value("schema_version", json(0)).dump() +
-                      ", this gnbench reads version " + std::to_string(kResultsSchemaVersion));
+    throw ConfigError(source + ": results schema version " +
+                      g.value("schema_version", json(0)).dump() + ", this gnbench reads version " +
+                      std::to_string(kResultsSchemaVersion));
   RunRecords r;
   try {
     RunContext& c = r.context;
@@ -292,7 +309,8 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
 
 RunRecords read_results_file(const std::filesystem::path& path) {
   std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path)) throw ConfigError(path.string() + ": cannot read results file");
+  if (!in || std::filesystem::is_directory(path))
+    throw ConfigError(path.string() + ": cannot read results file");
   std::stringstream text;
   text << in.rdbuf();
   json doc;

@@ -14,7 +14,8 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps) {
   double gbps = timed ? double(e.required_bytes) / t->total.median : 0;  // bytes/ns = GB/s
   std::string repro = !e.bitwise_reproducible ? "-" : *e.bitwise_reproducible ? "yes" : "NO";
   std::string noise =
-      timed ? format("%.1f%%", 100 * t->total.rel_noise) + (t->noise_target_reached ? "" : "*") : "-";
+      timed ? format("%.1f%%", 100 * t->total.rel_noise) + (t->noise_target_reached ? "" : "*")
+            : "-";
   return {e.problem.name,
           shape_label(e.problem.shape),
           e.problem.distribution.kind,
@@ -22,7 +23,9 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps) {
           verdict_name(e.verdict),
           e.trials ? std::to_string(e.trials) : "-",
           e.verification.tensors.empty() ? "-" : format("%.1e", e.worst_scaled_error()),
-          !e.trials ? "-" : e.invariants.pass ? "ok" : "FAIL",
+          !e.trials           ? "-"
+          : e.invariants.pass ? "ok"
+                              : "FAIL",
           repro,
           timed ? format("%.2f", t->total.median / 1e3) : "-",
           noise,
@@ -34,17 +37,19 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps) {
 
 SummaryTable summary_table(const RunRecords& records) {
   SummaryTable t;
-  t.titles = {"problem", "NxCxHW/G", "inputs", "variant", "verdict", "trials", "max err",
-              "invar",   "repro",    "median us", "noise", "GB/s", "% copy"};
-  t.left_aligned = {true, true, true, true, true, false, false, true, true, false, false, false, false};
+  t.titles = {"problem", "NxCxHW/G", "inputs",    "variant", "verdict", "trials", "max err",
+              "invar",   "repro",    "median us", "noise",   "GB/s",    "% copy"};
+  t.left_aligned = {true, true, true,  true,  true,  false, false,
+                    true, true, false, false, false, false};
   for (const auto& e : records.entries) t.rows.push_back(row(e, records.context.copy_gbps));
   return t;
 }
 
 std::string summary_header(const RunContext& c) {
-  std::string s = "gnbench " + c.gnbench_version + " (" + c.git_revision + ", " + c.build_type + ") on " +
-                  c.device.value("name", "?") + " [" + c.device.value("driver_name", "?") + " " +
-                  c.device.value("driver_version", "?") + "]";
+  std::string s = "gnbench " + c.gnbench_version + " (" + c.git_revision + ", " + c.build_type +
+                  ") on " + c.device.value("name", "?") + " [" +
+                  c.device.value("driver_name", "?") + " " + c.device.value("driver_version", "?") +
+                  "]";
   if (c.copy_gbps > 0) s += ", copy bandwidth " + format("%.1f", c.copy_gbps) + " GB/s";
   return s + ", timing " + c.timing_mode;
 }
@@ -56,18 +61,24 @@ std::vector<std::string> summary_notes(const RunRecords& records) {
       notes.push_back(verdict_name(e.verdict) + " " + e.name() + ": " + e.message);
   for (const auto& e : records.entries)
     if (e.bitwise_reproducible == false && !e.declared_deterministic)
-      notes.push_back("note " + e.name() + ": not bitwise reproducible (the variant declares float atomics)");
-  if (std::any_of(records.entries.begin(), records.entries.end(),
-                  [](const EntryRecord& e) { return e.headline() && !e.headline()->noise_target_reached; }))
+      notes.push_back("note " + e.name() +
+                      ": not bitwise reproducible (the variant declares float atomics)");
+  if (std::any_of(records.entries.begin(), records.entries.end(), [](const EntryRecord& e) {
+        return e.headline() && !e.headline()->noise_target_reached;
+      }))
     notes.push_back("* noise target not reached before --timeout");
   notes.push_back(
-      "max err: largest |gpu - ref| / rms(ref over its group); invar: sum(dx) = 0, sum(dx*xhat), grad_bias "
-      "checks; repro: two runs bitwise identical; GB/s: required traffic (read x, grad_out, weight; write 3 "
+      "max err: largest |gpu - ref| / rms(ref over its group); invar: sum(dx) = 0, sum(dx*xhat), "
+      "grad_bias "
+      "checks; repro: two runs bitwise identical; GB/s: required traffic (read x, grad_out, "
+      "weight; write 3 "
       "outputs) / median GPU time");
   const RunContext& c = records.context;
   if (c.build_type != "Release" && c.build_type != "RelWithDebInfo")
-    notes.push_back("warning: gnbench was built as " + c.build_type + ", not Release: host-side work is slow");
-  if (c.validation) notes.push_back("warning: Vulkan validation layers were on: times are not representative");
+    notes.push_back("warning: gnbench was built as " + c.build_type +
+                    ", not Release: host-side work is slow");
+  if (c.validation)
+    notes.push_back("warning: Vulkan validation layers were on: times are not representative");
   if (!c.complete) notes.push_back("warning: run interrupted; the results are incomplete");
   return notes;
 }

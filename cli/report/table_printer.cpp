@@ -16,8 +16,8 @@ void print_table(std::ostream& out, const RunRecords& records) {
   }
   auto print_row = [&](const std::vector<std::string>& cells) {
     for (size_t i = 0; i < cells.size(); ++i)
-      out << (t.left_aligned[i] ? std::left : std::right) << std::setw(static_cast<int>(width[i])) << cells[i]
-          << (i + 1 < cells.size() ? "  " : "\n");
+      out << (t.left_aligned[i] ? std::left : std::right) << std::setw(static_cast<int>(width[i]))
+          << cells[i] << (i + 1 < cells.size() ? "  " : "\n");
   };
   print_row(t.titles);
   for (const auto& r : t.rows) print_row(r);

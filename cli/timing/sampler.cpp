@@ -20,7 +20,8 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
   uint32_t batch = 1;
   for (;;) {
     uint32_t want = batch;
-    if (options.fixed_samples) want = std::min<uint32_t>(batch, *options.fixed_samples - samples.size());
+    if (options.fixed_samples)
+      want = std::min<uint32_t>(batch, *options.fixed_samples - samples.size());
     auto got = run(want);
     for (auto& s : got) gpu_s += s.total_ns * 1e-9;
     samples.insert(samples.end(), got.begin(), got.end());

@@ -1,9 +1,8 @@
 #include "timing/statistics.hpp"
 
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
-
-#include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
 namespace gnbench {
@@ -29,15 +28,16 @@ Statistics summarize(std::vector<double> values) {
   s.q1 = quantile(values, 0.25);
   s.q3 = quantile(values, 0.75);
   s.mean = v.mean();
-  s.stdev = values.size() > 1 ? std::sqrt((v - s.mean).square().sum() / double(values.size() - 1)) : 0.0;
+  s.stdev =
+      values.size() > 1 ? std::sqrt((v - s.mean).square().sum() / double(values.size() - 1)) : 0.0;
   s.rel_noise = s.mean > 0 ? s.stdev / s.mean : 0.0;
   return s;
 }
 
 nlohmann::json to_json(const Statistics& s) {
-  return {{"samples", s.samples}, {"median", s.median}, {"q1", s.q1},     {"q3", s.q3},
-          {"min", s.min},         {"max", s.max},       {"mean", s.mean}, {"stdev", s.stdev},
-          {"rel_noise", s.rel_noise}};
+  return {{"samples", s.samples}, {"median", s.median}, {"q1", s.q1},
+          {"q3", s.q3},           {"min", s.min},       {"max", s.max},
+          {"mean", s.mean},       {"stdev", s.stdev},   {"rel_noise", s.rel_noise}};
 }
 
 Statistics statistics_from_json(const nlohmann::json& j) {

@@ -2,9 +2,8 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
-
 #include <nlohmann/json_fwd.hpp>
+#include <vector>
 
 namespace gnbench {
 

@@ -1,11 +1,10 @@
 // Error metrics of one GPU output tensor against the float64 reference, and the verdict.
 #pragma once
 
+#include <Eigen/Core>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "config/problem.hpp"
 #include "inputs/tensors.hpp"
@@ -23,20 +22,21 @@ struct ElementLocation {
 };
 
 struct TensorMetrics {
-  std::string tensor;          // "grad_input", "grad_weight", "grad_bias"
+  std::string tensor;  // "grad_input", "grad_weight", "grad_bias"
   uint64_t elements = 0;
-  double max_abs = 0;          // max |gpu - ref|
-  double max_rel = 0;          // max |gpu - ref| / max(|ref|, rel_floor), rel_floor = 1e-3 * rms(ref)
-  double l2_rel = 0;           // ||gpu - ref|| / ||ref|| (||gpu - ref|| when ref is all zero)
-  double max_scaled = 0;       // max |gpu - ref| / scale; scale = rms(ref) over the element's
-                               // (n, group) for grad_input, over the tensor for grad_weight/bias,
-                               // floored at 1e-30 so an exactly-zero reference still judges
-  uint64_t nonfinite = 0;      // NaN/Inf written where the reference is finite (poison excluded)
-  uint64_t unwritten = 0;      // elements still holding kPoisonBits
-  ElementLocation worst;       // the element with the largest scaled error (or first bad one)
+  double max_abs = 0;      // max |gpu - ref|
+  double max_rel = 0;      // max |gpu - ref| / max(|ref|, rel_floor), rel_floor = 1e-3 * rms(ref)
+  double l2_rel = 0;       // ||gpu - ref|| / ||ref|| (||gpu - ref|| when ref is all zero)
+  double max_scaled = 0;   // max |gpu - ref| / scale; scale = rms(ref) over the element's
+                           // (n, group) for grad_input, over the tensor for grad_weight/bias,
+                           // floored at 1e-30 so an exactly-zero reference still judges
+  uint64_t nonfinite = 0;  // NaN/Inf written where the reference is finite (poison excluded)
+  uint64_t unwritten = 0;  // elements still holding kPoisonBits
+  ElementLocation worst;   // the element with the largest scaled error (or first bad one)
   double worst_gpu = 0, worst_ref = 0;
-  bool pass = false;           // all of: nonfinite == 0, unwritten == 0, l2_rel <= tol, max_scaled <= tol
-  std::string failure;         // empty when pass; else one line naming what failed, the value and the tolerance
+  bool pass = false;  // all of: nonfinite == 0, unwritten == 0, l2_rel <= tol, max_scaled <= tol
+  std::string
+      failure;  // empty when pass; else one line naming what failed, the value and the tolerance
 };
 
 struct VerificationResult {

@@ -8,16 +8,18 @@
 
 namespace gnbench {
 
-CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx, const std::filesystem::path& kernels_folder,
+CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx,
+                                     const std::filesystem::path& kernels_folder,
                                      uint32_t samples) {
   const DeviceInfo& info = ctx.info();
   // 8x the cache estimate (at least 256 MiB), capped by what one buffer may bind. A CPU
   // device copies at a few GB/s: 4x its cache is past it and keeps the probe to a second.
   const bool cpu = info.type == "CPU";
   if (cpu) samples = std::min<uint32_t>(samples, 5);
-  uint64_t bytes = cpu ? 4 * info.last_level_cache_bytes : std::max<uint64_t>(8 * info.last_level_cache_bytes, 256ull << 20);
-  bytes = std::min({bytes, info.limits.max_storage_buffer_range, info.limits.max_memory_allocation_size,
-                    info.limits.device_local_memory / 4});
+  uint64_t bytes = cpu ? 4 * info.last_level_cache_bytes
+                       : std::max<uint64_t>(8 * info.last_level_cache_bytes, 256ull << 20);
+  bytes = std::min({bytes, info.limits.max_storage_buffer_range,
+                    info.limits.max_memory_allocation_size, info.limits.device_local_memory / 4});
   bytes &= ~uint64_t{15};
 
   GpuBuffer src(ctx, bytes, GpuBuffer::Place::kDevice, "copy source");
@@ -39,14 +41,18 @@ CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx, const std::filesy
                   .bindings = {"src", "dst"}};
   ComputePipeline pipeline(ctx, stage, info.limits.subgroup_size);
   vk::DescriptorPoolSize size{vk::DescriptorType::eStorageBuffer, 2};
-  vk::raii::DescriptorPool pool(ctx.device(), {vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, size});
+  vk::raii::DescriptorPool pool(ctx.device(),
+                                {vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, size});
   vk::DescriptorSetLayout layout = *pipeline.set_layout();
   vk::raii::DescriptorSets sets(ctx.device(), {*pool, layout});
-  std::array<vk::DescriptorBufferInfo, 2> infos{vk::DescriptorBufferInfo(*src.buffer(), 0, VK_WHOLE_SIZE),
-                                                vk::DescriptorBufferInfo(*dst.buffer(), 0, VK_WHOLE_SIZE)};
+  std::array<vk::DescriptorBufferInfo, 2> infos{
+      vk::DescriptorBufferInfo(*src.buffer(), 0, VK_WHOLE_SIZE),
+      vk::DescriptorBufferInfo(*dst.buffer(), 0, VK_WHOLE_SIZE)};
   std::array<vk::WriteDescriptorSet, 2> writes{
-      vk::WriteDescriptorSet(*sets[0], 0, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr, &infos[0]),
-      vk::WriteDescriptorSet(*sets[0], 1, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr, &infos[1])};
+      vk::WriteDescriptorSet(*sets[0], 0, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr,
+                             &infos[0]),
+      vk::WriteDescriptorSet(*sets[0], 1, 0, 1, vk::DescriptorType::eStorageBuffer, nullptr,
+                             &infos[1])};
   ctx.device().updateDescriptorSets(writes, {});
 
   // Enough workgroups to fill any current GPU; the grid-stride loop covers the rest.
@@ -60,8 +66,8 @@ CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx, const std::filesy
     cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *pipeline.layout(), 0, {*sets[0]}, {});
     vk::MemoryBarrier barrier{vk::AccessFlagBits::eShaderWrite, vk::AccessFlagBits::eShaderWrite};
     for (uint32_t i = 0; i < count; ++i) {
-      cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader, vk::PipelineStageFlagBits::eComputeShader, {},
-                          barrier, {}, {});
+      cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader,
+                          vk::PipelineStageFlagBits::eComputeShader, {}, barrier, {}, {});
       if (timed) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries, 2 * i);
       cmd.dispatch(groups, 1, 1);
       if (timed) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, *queries, 2 * i + 1);
@@ -72,18 +78,23 @@ CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx, const std::filesy
   // An idle GPU runs at low clocks: keep it busy for a while before timing anything. This
   // also warms the device up for the first variant timed after the probe.
   auto start = std::chrono::steady_clock::now();
-  for (int round = 0; round < 100 && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300); ++round)
+  for (int round = 0;
+       round < 100 && std::chrono::steady_clock::now() - start < std::chrono::milliseconds(300);
+       ++round)
     record_copies(cpu ? 1 : 8, false);
   record_copies(samples, true);
-  auto [result, ticks] = queries.getResults<uint64_t>(0, 2 * samples, 2 * samples * sizeof(uint64_t), sizeof(uint64_t),
-                                                       vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
+  auto [result, ticks] =
+      queries.getResults<uint64_t>(0, 2 * samples, 2 * samples * sizeof(uint64_t), sizeof(uint64_t),
+                                   vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
   std::vector<double> times;
-  for (uint32_t i = 0; i < samples; ++i) times.push_back(info.ticks_to_ns(ticks[2 * i], ticks[2 * i + 1]));
+  for (uint32_t i = 0; i < samples; ++i)
+    times.push_back(info.ticks_to_ns(ticks[2 * i], ticks[2 * i + 1]));
 
   CopyBandwidth out;
   out.bytes_per_copy = 2 * bytes;
   out.time_ns = summarize(times);
-  out.gbps = out.time_ns.median > 0 ? double(out.bytes_per_copy) / out.time_ns.median : 0;  // bytes/ns = GB/s
+  out.gbps = out.time_ns.median > 0 ? double(out.bytes_per_copy) / out.time_ns.median
+                                    : 0;  // bytes/ns = GB/s
   return out;
 }
 

@@ -16,7 +16,8 @@ struct CopyBandwidth {
   double gbps = 0;  // bytes_per_copy / median
 };
 
-CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx, const std::filesystem::path& kernels_folder,
+CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx,
+                                     const std::filesystem::path& kernels_folder,
                                      uint32_t samples = 30);
 
 }  // namespace gnbench

@@ -48,7 +48,8 @@ void check_bindings(const StageSpec& stage, const std::vector<uint32_t>& spirv,
 
 }  // namespace
 
-ComputePipeline::ComputePipeline(const VulkanContext& ctx, const StageSpec& stage, uint32_t subgroup_size) {
+ComputePipeline::ComputePipeline(const VulkanContext& ctx, const StageSpec& stage,
+                                 uint32_t subgroup_size) {
   auto defines = stage.defines;
   defines["WG_SIZE"] = std::to_string(stage.workgroup_size);
   defines["SUBGROUP_SIZE"] = std::to_string(subgroup_size);

@@ -4,7 +4,6 @@
 #pragma once
 
 #include <vector>
-
 #include <vulkan/vulkan_raii.hpp>
 
 #include "runtime/manifest.hpp"

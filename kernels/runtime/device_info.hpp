@@ -3,9 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "config/device_limits.hpp"
 
@@ -23,10 +22,10 @@ struct DeviceInfo {
   std::string api_version;     // "1.3.239"
   std::string uuid;            // pipeline cache UUID, hex
   DeviceLimits limits;
-  bool subgroup_arithmetic = false;  // compute stage supports subgroupAdd etc.
-  bool float_atomics = false;        // shaderBufferFloat32AtomicAdd
-  double timestamp_period_ns = 0;    // ns per timestamp tick
-  uint32_t timestamp_valid_bits = 0; // of the compute queue family; 0 = no timestamps
+  bool subgroup_arithmetic = false;     // compute stage supports subgroupAdd etc.
+  bool float_atomics = false;           // shaderBufferFloat32AtomicAdd
+  double timestamp_period_ns = 0;       // ns per timestamp tick
+  uint32_t timestamp_valid_bits = 0;    // of the compute queue family; 0 = no timestamps
   uint64_t last_level_cache_bytes = 0;  // estimate used to size the cache flush
 
   bool has(const std::string& feature) const {

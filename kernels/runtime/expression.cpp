@@ -72,7 +72,8 @@ class Parser {
   }
   NodePtr parse_unary() {
     if (accept("-"))
-      return std::make_shared<Expression::Node>(Expression::Node{Kind::kUnary, 0, "-", {parse_unary()}});
+      return std::make_shared<Expression::Node>(
+          Expression::Node{Kind::kUnary, 0, "-", {parse_unary()}});
     return parse_primary();
   }
   NodePtr parse_primary() {

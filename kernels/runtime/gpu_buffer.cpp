@@ -14,10 +14,12 @@ GpuBuffer::GpuBuffer(const VulkanContext& ctx, uint64_t bytes, Place place, cons
   try {
     buffer_ = vk::raii::Buffer(ctx.device(), {{}, size, usage, vk::SharingMode::eExclusive});
     auto req = buffer_.getMemoryRequirements();
-    auto props = place == Place::kDevice
-                     ? vk::MemoryPropertyFlags(vk::MemoryPropertyFlagBits::eDeviceLocal)
-                     : vk::MemoryPropertyFlagBits::eHostVisible | vk::MemoryPropertyFlagBits::eHostCoherent;
-    memory_ = vk::raii::DeviceMemory(ctx.device(), {req.size, ctx.find_memory_type(req.memoryTypeBits, props)});
+    auto props =
+        place == Place::kDevice
+            ? vk::MemoryPropertyFlags(vk::MemoryPropertyFlagBits::eDeviceLocal)
+            : vk::MemoryPropertyFlagBits::eHostVisible | vk::MemoryPropertyFlagBits::eHostCoherent;
+    memory_ = vk::raii::DeviceMemory(ctx.device(),
+                                     {req.size, ctx.find_memory_type(req.memoryTypeBits, props)});
     buffer_.bindMemory(*memory_, 0);
     if (place == Place::kHost) mapped_ = memory_.mapMemory(0, VK_WHOLE_SIZE);
   } catch (const vk::SystemError& e) {

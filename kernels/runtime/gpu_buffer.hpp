@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <span>
 #include <string>
-
 #include <vulkan/vulkan_raii.hpp>
 
 #include "runtime/vulkan_context.hpp"

@@ -4,10 +4,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "config/config_error.hpp"
 #include "config/read_file.hpp"
@@ -63,15 +62,18 @@ class Reader {
     if (!obj[key].is_string()) fail(field, "must be a string, got " + obj[key].dump());
     return obj[key].get<std::string>();
   }
-  bool boolean(const json& obj, const std::string& key, const std::string& field, bool fallback) const {
+  bool boolean(const json& obj, const std::string& key, const std::string& field,
+               bool fallback) const {
     if (!obj.contains(key)) return fallback;
     if (!obj[key].is_boolean()) fail(field, "must be true or false, got " + obj[key].dump());
     return obj[key].get<bool>();
   }
   // Expressions may be written as a JSON integer or a string.
   Expression expression(const json& value, const std::string& field) const {
-    if (value.is_number_integer()) return Expression(std::to_string(value.get<int64_t>()), where_ + ": field '" + field + "'");
-    if (!value.is_string()) fail(field, "must be an expression string or integer, got " + value.dump());
+    if (value.is_number_integer())
+      return Expression(std::to_string(value.get<int64_t>()), where_ + ": field '" + field + "'");
+    if (!value.is_string())
+      fail(field, "must be an expression string or integer, got " + value.dump());
     return Expression(value.get<std::string>(), where_ + ": field '" + field + "'");
   }
   const std::string& where() const { return where_; }
@@ -93,7 +95,8 @@ BufferSpec parse_buffer(const Reader& r, const std::string& name, const json& j)
     auto name = t.get<std::string>();
     const auto& known = tensor_names();
     if (std::find(known.begin(), known.end(), name) == known.end())
-      r.fail(field, "unknown tensor '" + name + "' (known: x, grad_out, weight, grad_input, grad_weight, grad_bias)");
+      r.fail(field, "unknown tensor '" + name +
+                        "' (known: x, grad_out, weight, grad_input, grad_weight, grad_bias)");
     return name;
   };
   if (j.contains("tensor")) {
@@ -101,24 +104,28 @@ BufferSpec parse_buffer(const Reader& r, const std::string& name, const json& j)
     b.tensors.push_back(check_tensor(j["tensor"]));
   } else if (j.contains("packed")) {
     b.kind = BufferSpec::Kind::kPacked;
-    if (!j["packed"].is_array() || j["packed"].empty()) r.fail(field + ".packed", "must be a non-empty list of tensor names");
+    if (!j["packed"].is_array() || j["packed"].empty())
+      r.fail(field + ".packed", "must be a non-empty list of tensor names");
     for (const auto& t : j["packed"]) {
       b.tensors.push_back(check_tensor(t));
       if (!is_output_tensor(b.tensors.back()))
-        r.fail(field + ".packed", "only output tensors can be packed, got '" + b.tensors.back() + "'");
+        r.fail(field + ".packed",
+               "only output tensors can be packed, got '" + b.tensors.back() + "'");
     }
   } else {
     b.kind = BufferSpec::Kind::kScratch;
     b.scratch_bytes = r.expression(j["scratch_bytes"], field + ".scratch_bytes");
   }
   b.zero_fill = r.boolean(j, "zero", field + ".zero", false);
-  if (b.zero_fill && b.kind != BufferSpec::Kind::kScratch) r.fail(field + ".zero", "only scratch buffers are zero-filled");
+  if (b.zero_fill && b.kind != BufferSpec::Kind::kScratch)
+    r.fail(field + ".zero", "only scratch buffers are zero-filled");
   return b;
 }
 
 StageSpec parse_stage(const Reader& r, const json& j, size_t index, const fs::path& folder) {
   std::string field = "stages[" + std::to_string(index) + "]";
-  r.only(j, field, {"name", "shader", "defines", "workgroup_size", "dispatch", "foldable", "bindings"});
+  r.only(j, field,
+         {"name", "shader", "defines", "workgroup_size", "dispatch", "foldable", "bindings"});
   StageSpec s{.name = r.string(j, "name", field + ".name"),
               .shader = folder / r.string(j, "shader", field + ".shader"),
               .defines = {},
@@ -130,9 +137,12 @@ StageSpec parse_stage(const Reader& r, const json& j, size_t index, const fs::pa
   if (j.contains("defines")) {
     if (!j["defines"].is_object()) r.fail(field + ".defines", "must be an object of NAME: value");
     for (const auto& [k, v] : j["defines"].items()) {
-      if (v.is_string()) s.defines[k] = v.get<std::string>();
-      else if (v.is_number_integer()) s.defines[k] = std::to_string(v.get<int64_t>());
-      else r.fail(field + ".defines." + k, "must be a string or integer, got " + v.dump());
+      if (v.is_string())
+        s.defines[k] = v.get<std::string>();
+      else if (v.is_number_integer())
+        s.defines[k] = std::to_string(v.get<int64_t>());
+      else
+        r.fail(field + ".defines." + k, "must be a string or integer, got " + v.dump());
     }
   }
   if (j.contains("workgroup_size")) {
@@ -141,14 +151,16 @@ StageSpec parse_stage(const Reader& r, const json& j, size_t index, const fs::pa
       r.fail(field + ".workgroup_size", "must be an integer in 1..1024, got " + w.dump());
     s.workgroup_size = w.get<uint32_t>();
   }
-  if (!j.contains("dispatch") || !j["dispatch"].is_array() || j["dispatch"].empty() || j["dispatch"].size() > 3)
+  if (!j.contains("dispatch") || !j["dispatch"].is_array() || j["dispatch"].empty() ||
+      j["dispatch"].size() > 3)
     r.fail(field + ".dispatch", "must be a list of 1 to 3 expressions");
   for (size_t d = 0; d < j["dispatch"].size(); ++d)
     s.dispatch[d] = r.expression(j["dispatch"][d], field + ".dispatch[" + std::to_string(d) + "]");
   if (!j.contains("bindings") || !j["bindings"].is_array() || j["bindings"].empty())
     r.fail(field + ".bindings", "must be a non-empty list of buffer names");
   for (const auto& b : j["bindings"]) {
-    if (!b.is_string()) r.fail(field + ".bindings", "entries must be buffer names, got " + b.dump());
+    if (!b.is_string())
+      r.fail(field + ".bindings", "entries must be buffer names, got " + b.dump());
     s.bindings.push_back(b.get<std::string>());
   }
   return s;
@@ -156,14 +168,19 @@ StageSpec parse_stage(const Reader& r, const json& j, size_t index, const fs::pa
 
 VariantSpec parse_variant(const json& j, const fs::path& file, size_t index) {
   std::string where = file.string();
-  if (!j.is_object()) throw ConfigError(where + ": variants[" + std::to_string(index) + "] must be an object");
-  if (j.contains("name") && j["name"].is_string()) where += ": variant '" + j["name"].get<std::string>() + "'";
+  if (!j.is_object())
+    throw ConfigError(where + ": variants[" + std::to_string(index) + "] must be an object");
+  if (j.contains("name") && j["name"].is_string())
+    where += ": variant '" + j["name"].get<std::string>() + "'";
   Reader r(where);
-  r.only(j, "", {"name", "description", "deterministic", "requires", "when", "traffic_bytes", "params",
-                 "buffers", "stages"});
+  r.only(j, "",
+         {"name", "description", "deterministic", "requires", "when", "traffic_bytes", "params",
+          "buffers", "stages"});
   VariantSpec v;
   v.name = r.string(j, "name", "name");
-  if (v.name.empty() || v.name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
+  if (v.name.empty() ||
+      v.name.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
     r.fail("name", "'" + v.name + "' must match [A-Za-z0-9_.-]+");
   v.description = r.string(j, "description", "description", "");
   v.manifest = file;
@@ -172,20 +189,24 @@ VariantSpec parse_variant(const json& j, const fs::path& file, size_t index) {
     if (!j["requires"].is_array()) r.fail("requires", "must be a list of feature names");
     for (const auto& f : j["requires"]) {
       if (!f.is_string() || !kFeatures.count(f.get<std::string>()))
-        r.fail("requires", "unknown feature " + f.dump() + " (known: subgroup_arithmetic, float_atomics)");
+        r.fail("requires",
+               "unknown feature " + f.dump() + " (known: subgroup_arithmetic, float_atomics)");
       v.requires_features.push_back(f.get<std::string>());
     }
   }
   if (j.contains("when")) v.when = r.expression(j["when"], "when");
-  if (j.contains("traffic_bytes")) v.traffic_bytes = r.expression(j["traffic_bytes"], "traffic_bytes");
+  if (j.contains("traffic_bytes"))
+    v.traffic_bytes = r.expression(j["traffic_bytes"], "traffic_bytes");
   if (j.contains("params")) {
-    if (!j["params"].is_array() || j["params"].size() > 8) r.fail("params", "must be a list of at most 8 expressions");
+    if (!j["params"].is_array() || j["params"].size() > 8)
+      r.fail("params", "must be a list of at most 8 expressions");
     for (size_t i = 0; i < j["params"].size(); ++i)
       v.params.push_back(r.expression(j["params"][i], "params[" + std::to_string(i) + "]"));
   }
   if (!j.contains("buffers") || !j["buffers"].is_object() || j["buffers"].empty())
     r.fail("buffers", "must be a non-empty object of name: {tensor|packed|scratch_bytes}");
-  for (const auto& [name, spec] : j["buffers"].items()) v.buffers.push_back(parse_buffer(r, name, spec));
+  for (const auto& [name, spec] : j["buffers"].items())
+    v.buffers.push_back(parse_buffer(r, name, spec));
   if (!j.contains("stages") || !j["stages"].is_array() || j["stages"].empty())
     r.fail("stages", "must be a non-empty list");
   for (size_t i = 0; i < j["stages"].size(); ++i)
@@ -198,12 +219,15 @@ VariantSpec parse_variant(const json& j, const fs::path& file, size_t index) {
   for (const auto& t : tensor_names()) {
     bool needed = is_output_tensor(t);
     if (needed && provided[t] != 1)
-      r.fail("buffers", "output tensor '" + t + "' must be in exactly one buffer, found in " + std::to_string(provided[t]));
-    if (!needed && provided[t] > 1) r.fail("buffers", "input tensor '" + t + "' is in more than one buffer");
+      r.fail("buffers", "output tensor '" + t + "' must be in exactly one buffer, found in " +
+                            std::to_string(provided[t]));
+    if (!needed && provided[t] > 1)
+      r.fail("buffers", "input tensor '" + t + "' is in more than one buffer");
   }
   for (const auto& s : v.stages) {
     for (const auto& b : s.bindings)
-      if (b != "params" && !v.buffer(b)) r.fail("stages." + s.name + ".bindings", "unknown buffer '" + b + "'");
+      if (b != "params" && !v.buffer(b))
+        r.fail("stages." + s.name + ".bindings", "unknown buffer '" + b + "'");
     if (!fs::is_regular_file(s.shader))
       r.fail("stages." + s.name + ".shader", "no such file " + s.shader.string());
   }
@@ -219,7 +243,8 @@ std::vector<VariantSpec> load_manifest_text(const std::string& text, const fs::p
   auto depth_limit = [&](int depth, json::parse_event_t event, json&) {
     if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
         depth >= kMaxDepth)
-      throw ConfigError(file.string() + ": JSON nested deeper than " + std::to_string(kMaxDepth) + " levels");
+      throw ConfigError(file.string() + ": JSON nested deeper than " + std::to_string(kMaxDepth) +
+                        " levels");
     return true;
   };
   try {
@@ -236,7 +261,8 @@ std::vector<VariantSpec> load_manifest_text(const std::string& text, const fs::p
     entries.push_back(doc);
   }
   std::vector<VariantSpec> variants;
-  for (size_t i = 0; i < entries.size(); ++i) variants.push_back(parse_variant(entries[i], file, i));
+  for (size_t i = 0; i < entries.size(); ++i)
+    variants.push_back(parse_variant(entries[i], file, i));
   return variants;
 }
 
@@ -245,13 +271,16 @@ std::vector<VariantSpec> load_manifests(const std::vector<fs::path>& folders) {
   std::map<std::string, fs::path> seen;  // name -> the manifest that defined it first
   for (const auto& folder : folders) {
     std::error_code ec;
-    if (!fs::is_directory(folder, ec)) throw ConfigError(folder.string() + ": not a kernels folder (no such directory)");
+    if (!fs::is_directory(folder, ec))
+      throw ConfigError(folder.string() + ": not a kernels folder (no such directory)");
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(folder, ec))
       if (entry.path().extension() == ".json") files.push_back(entry.path());
-    if (ec) throw ConfigError(folder.string() + ": cannot list the kernels folder: " + ec.message());
+    if (ec)
+      throw ConfigError(folder.string() + ": cannot list the kernels folder: " + ec.message());
     std::sort(files.begin(), files.end());
-    if (files.empty()) throw ConfigError(folder.string() + ": no *.json kernel manifests in this folder");
+    if (files.empty())
+      throw ConfigError(folder.string() + ": no *.json kernel manifests in this folder");
     for (const auto& file : files) {
       for (VariantSpec& v : load_manifest_text(read_input_file(file, "kernel manifest"), file)) {
         auto [first, fresh] = seen.emplace(v.name, file);

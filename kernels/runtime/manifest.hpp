@@ -29,30 +29,30 @@ struct BufferSpec {
   enum class Kind { kTensor, kPacked, kScratch };
   std::string name;
   Kind kind = Kind::kTensor;
-  std::vector<std::string> tensors;             // kTensor: one name; kPacked: several, in order
-  std::optional<Expression> scratch_bytes;      // kScratch only
-  bool zero_fill = false;                       // kScratch: zero before every run, else poison
+  std::vector<std::string> tensors;         // kTensor: one name; kPacked: several, in order
+  std::optional<Expression> scratch_bytes;  // kScratch only
+  bool zero_fill = false;                   // kScratch: zero before every run, else poison
 };
 
 struct StageSpec {
   std::string name;
-  std::filesystem::path shader;                 // resolved against the manifest's folder
-  std::map<std::string, std::string> defines;   // passed to the GLSL preprocessor
-  uint32_t workgroup_size = 256;                // becomes the define WG_SIZE
-  std::array<Expression, 3> dispatch;           // workgroup counts
-  bool foldable = false;  // shader linearises gl_WorkGroupID, so x may fold into y
-  std::vector<std::string> bindings;            // binding i = buffer name, or "params"
+  std::filesystem::path shader;                // resolved against the manifest's folder
+  std::map<std::string, std::string> defines;  // passed to the GLSL preprocessor
+  uint32_t workgroup_size = 256;               // becomes the define WG_SIZE
+  std::array<Expression, 3> dispatch;          // workgroup counts
+  bool foldable = false;              // shader linearises gl_WorkGroupID, so x may fold into y
+  std::vector<std::string> bindings;  // binding i = buffer name, or "params"
 };
 
 struct VariantSpec {
   std::string name;
   std::string description;
   std::filesystem::path manifest;
-  bool deterministic = true;                    // false for float-atomic variants
-  std::vector<std::string> requires_features;   // see DeviceFeatures::has()
-  std::optional<Expression> when;               // applies only where this is non-zero
-  std::optional<Expression> traffic_bytes;      // the variant's own DRAM traffic model
-  std::vector<Expression> params;               // extra u32 params (aux[0..7])
+  bool deterministic = true;                   // false for float-atomic variants
+  std::vector<std::string> requires_features;  // see DeviceFeatures::has()
+  std::optional<Expression> when;              // applies only where this is non-zero
+  std::optional<Expression> traffic_bytes;     // the variant's own DRAM traffic model
+  std::vector<Expression> params;              // extra u32 params (aux[0..7])
   std::vector<BufferSpec> buffers;
   std::vector<StageSpec> stages;
 
@@ -68,7 +68,8 @@ std::vector<VariantSpec> load_manifests(const std::vector<std::filesystem::path>
 
 // One manifest file's variants from its text; `file` names it in messages and its folder
 // resolves the shader paths. Validates like load_manifests but does not check names across files.
-std::vector<VariantSpec> load_manifest_text(const std::string& text, const std::filesystem::path& file);
+std::vector<VariantSpec> load_manifest_text(const std::string& text,
+                                            const std::filesystem::path& file);
 
 // The built-in kernels folder: $GNBENCH_KERNELS, <exe>/../kernels, ./kernels, the source tree.
 std::filesystem::path default_kernels_folder();

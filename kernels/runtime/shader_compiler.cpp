@@ -40,7 +40,9 @@ class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
     r->result = {r->name.c_str(), r->name.size(), r->content.c_str(), r->content.size(), r};
     return &r->result;
   }
-  void ReleaseInclude(shaderc_include_result* data) override { delete static_cast<Result*>(data->user_data); }
+  void ReleaseInclude(shaderc_include_result* data) override {
+    delete static_cast<Result*>(data->user_data);
+  }
 };
 
 // shaderc reports "<file>:<line>: error: <what>" lines and a closing "N errors generated.";
@@ -83,7 +85,8 @@ std::vector<uint32_t> compile_glsl(const std::filesystem::path& shader,
   options.SetOptimizationLevel(shaderc_optimization_level_performance);
   options.SetIncluder(std::make_unique<FolderIncluder>());
   for (const auto& [name, value] : defines) options.AddMacroDefinition(name, value);
-  auto result = compiler.CompileGlslToSpv(source, shaderc_compute_shader, shader.string().c_str(), options);
+  auto result =
+      compiler.CompileGlslToSpv(source, shaderc_compute_shader, shader.string().c_str(), options);
   if (result.GetCompilationStatus() != shaderc_compilation_status_success) {
     std::string defs;
     for (const auto& [name, value] : defines) defs += " -D" + name + "=" + value;

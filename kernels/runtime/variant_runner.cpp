@@ -18,7 +18,9 @@ uint64_t tensor_bytes(const std::string& tensor, const Shape& s) {
 uint64_t buffer_bytes(const BufferSpec& b, const Shape& s, const Variables& vars) {
   if (b.kind == BufferSpec::Kind::kScratch) {
     int64_t bytes = b.scratch_bytes->evaluate(vars);
-    if (bytes < 0) throw ConfigError(b.scratch_bytes->text() + " = " + std::to_string(bytes) + ": scratch size must be >= 0");
+    if (bytes < 0)
+      throw ConfigError(b.scratch_bytes->text() + " = " + std::to_string(bytes) +
+                        ": scratch size must be >= 0");
     return static_cast<uint64_t>(bytes);
   }
   uint64_t total = 0;
@@ -33,16 +35,18 @@ std::array<uint32_t, 3> stage_dispatch(const StageSpec& stage, const Variables& 
   for (int i = 0; i < 3; ++i) {
     d[i] = stage.dispatch[i].evaluate(vars);
     if (d[i] < 1) {
-      *why_not = "stage " + stage.name + ": dispatch[" + std::to_string(i) + "] = " + stage.dispatch[i].text() +
-                 " = " + std::to_string(d[i]) + " (must be >= 1)";
+      *why_not = "stage " + stage.name + ": dispatch[" + std::to_string(i) +
+                 "] = " + stage.dispatch[i].text() + " = " + std::to_string(d[i]) +
+                 " (must be >= 1)";
       return {};
     }
   }
   const auto& max = limits.max_workgroup_count;
   if (d[0] > max[0]) {
     if (!stage.foldable || d[1] != 1) {
-      *why_not = "stage " + stage.name + ": " + std::to_string(d[0]) + " workgroups exceed maxComputeWorkGroupCount[0] " +
-                 std::to_string(max[0]) + " and the stage is not foldable";
+      *why_not = "stage " + stage.name + ": " + std::to_string(d[0]) +
+                 " workgroups exceed maxComputeWorkGroupCount[0] " + std::to_string(max[0]) +
+                 " and the stage is not foldable";
       return {};
     }
     int64_t rows = (d[0] + max[0] - 1) / max[0];
@@ -51,8 +55,9 @@ std::array<uint32_t, 3> stage_dispatch(const StageSpec& stage, const Variables& 
   }
   for (int i = 0; i < 3; ++i)
     if (d[i] > max[i]) {
-      *why_not = "stage " + stage.name + ": dispatch[" + std::to_string(i) + "] = " + std::to_string(d[i]) +
-                 " exceeds maxComputeWorkGroupCount[" + std::to_string(i) + "] " + std::to_string(max[i]);
+      *why_not = "stage " + stage.name + ": dispatch[" + std::to_string(i) +
+                 "] = " + std::to_string(d[i]) + " exceeds maxComputeWorkGroupCount[" +
+                 std::to_string(i) + "] " + std::to_string(max[i]);
       return {};
     }
   return {static_cast<uint32_t>(d[0]), static_cast<uint32_t>(d[1]), static_cast<uint32_t>(d[2])};
@@ -61,8 +66,9 @@ std::array<uint32_t, 3> stage_dispatch(const StageSpec& stage, const Variables& 
 void compute_to_compute_barrier(const vk::raii::CommandBuffer& cmd) {
   using A = vk::AccessFlagBits;
   vk::MemoryBarrier barrier{A::eShaderWrite | A::eTransferWrite, A::eShaderRead | A::eShaderWrite};
-  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
-                      vk::PipelineStageFlagBits::eComputeShader, {}, barrier, {}, {});
+  cmd.pipelineBarrier(
+      vk::PipelineStageFlagBits::eComputeShader | vk::PipelineStageFlagBits::eTransfer,
+      vk::PipelineStageFlagBits::eComputeShader, {}, barrier, {}, {});
 }
 
 // Before refilling buffers that earlier commands of the same command buffer read or wrote
@@ -80,7 +86,8 @@ std::span<std::byte> bytes_of(Eigen::ArrayXf& a) {
   return {reinterpret_cast<std::byte*>(a.data()), static_cast<size_t>(a.size()) * sizeof(float)};
 }
 std::span<const std::byte> bytes_of(const Eigen::ArrayXf& a) {
-  return {reinterpret_cast<const std::byte*>(a.data()), static_cast<size_t>(a.size()) * sizeof(float)};
+  return {reinterpret_cast<const std::byte*>(a.data()),
+          static_cast<size_t>(a.size()) * sizeof(float)};
 }
 
 }  // namespace
@@ -114,18 +121,21 @@ CompiledVariant compile_variant(const VulkanContext& ctx, const VariantSpec& spe
   return compiled;
 }
 
-std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape, const DeviceInfo& device) {
+std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape,
+                                  const DeviceInfo& device) {
   for (const auto& f : spec.requires_features)
     if (!device.has(f)) return "device lacks " + f;
   Variables vars = problem_variables(shape, device.limits.subgroup_size);
-  if (spec.when && !spec.when->evaluate(vars)) return "condition '" + spec.when->text() + "' is false";
+  if (spec.when && !spec.when->evaluate(vars))
+    return "condition '" + spec.when->text() + "' is false";
   std::string why;
   for (const auto& stage : spec.stages) {
     stage_dispatch(stage, vars, device.limits, &why);
     if (!why.empty()) return why;
   }
   for (const auto& b : spec.buffers)
-    if (b.kind != BufferSpec::Kind::kTensor && buffer_bytes(b, shape, vars) > device.limits.max_storage_buffer_range)
+    if (b.kind != BufferSpec::Kind::kTensor &&
+        buffer_bytes(b, shape, vars) > device.limits.max_storage_buffer_range)
       return "buffer " + b.name + " exceeds maxStorageBufferRange";
   return "";
 }
@@ -138,8 +148,9 @@ uint64_t variant_extra_bytes(const VariantSpec& spec, const Shape& shape, uint32
   return total;
 }
 
-VariantRunner::VariantRunner(const VulkanContext& ctx, Transfer& transfer, const CompiledVariant& variant,
-                             const Problem& problem, const DeviceInputs& inputs)
+VariantRunner::VariantRunner(const VulkanContext& ctx, Transfer& transfer,
+                             const CompiledVariant& variant, const Problem& problem,
+                             const DeviceInputs& inputs)
     : ctx_(ctx), transfer_(transfer), variant_(variant), problem_(problem), inputs_(inputs) {
   const VariantSpec& spec = *variant.spec;
   const Shape& shape = problem.shape;
@@ -148,7 +159,8 @@ VariantRunner::VariantRunner(const VulkanContext& ctx, Transfer& transfer, const
   for (const auto& b : spec.buffers) {
     bool is_input = b.kind == BufferSpec::Kind::kTensor && !is_output_tensor(b.tensors[0]);
     if (!is_input)
-      owned_[b.name] = std::make_unique<GpuBuffer>(ctx, buffer_bytes(b, shape, vars), GpuBuffer::Place::kDevice, b.name);
+      owned_[b.name] = std::make_unique<GpuBuffer>(ctx, buffer_bytes(b, shape, vars),
+                                                   GpuBuffer::Place::kDevice, b.name);
   }
 
   // The seed's Params layout, then up to 8 variant-specific values.
@@ -156,8 +168,9 @@ VariantRunner::VariantRunner(const VulkanContext& ctx, Transfer& transfer, const
                                   std::bit_cast<uint32_t>(problem.eps)};
   for (size_t i = 0; i < spec.params.size(); ++i) {
     int64_t v = spec.params[i].evaluate(vars);
-    if (v < 0 || v > UINT32_MAX) throw ConfigError(spec.manifest.string() + ": params[" + std::to_string(i) + "] = " +
-                                                   std::to_string(v) + " does not fit a u32");
+    if (v < 0 || v > UINT32_MAX)
+      throw ConfigError(spec.manifest.string() + ": params[" + std::to_string(i) +
+                        "] = " + std::to_string(v) + " does not fit a u32");
     params[8 + i] = static_cast<uint32_t>(v);
   }
   params_ = std::make_unique<GpuBuffer>(ctx, sizeof params, GpuBuffer::Place::kDevice, "params");
@@ -171,12 +184,14 @@ VariantRunner::VariantRunner(const VulkanContext& ctx, Transfer& transfer, const
 
   uint32_t storage = 0, uniform = 0;
   for (const auto& p : variant.stages)
-    for (auto t : p->binding_types()) (t == vk::DescriptorType::eUniformBuffer ? uniform : storage)++;
+    for (auto t : p->binding_types())
+      (t == vk::DescriptorType::eUniformBuffer ? uniform : storage)++;
   std::vector<vk::DescriptorPoolSize> sizes;
   if (storage) sizes.push_back({vk::DescriptorType::eStorageBuffer, storage});
   if (uniform) sizes.push_back({vk::DescriptorType::eUniformBuffer, uniform});
-  pool_ = vk::raii::DescriptorPool(
-      ctx.device(), {vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, static_cast<uint32_t>(spec.stages.size()), sizes});
+  pool_ =
+      vk::raii::DescriptorPool(ctx.device(), {vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet,
+                                              static_cast<uint32_t>(spec.stages.size()), sizes});
   for (size_t s = 0; s < spec.stages.size(); ++s) {
     vk::DescriptorSetLayout layout = *variant.stages[s]->set_layout();
     vk::raii::DescriptorSets sets(ctx.device(), {*pool_, layout});
@@ -191,7 +206,8 @@ VariantRunner::VariantRunner(const VulkanContext& ctx, Transfer& transfer, const
         buf = owned_.count(b->name) ? owned_.at(b->name).get() : &inputs.tensor(b->tensors[0]);
       }
       infos[i] = vk::DescriptorBufferInfo(*buf->buffer(), 0, VK_WHOLE_SIZE);
-      writes.push_back({*sets_.back(), i, 0, 1, variant.stages[s]->binding_types()[i], nullptr, &infos[i]});
+      writes.push_back(
+          {*sets_.back(), i, 0, 1, variant.stages[s]->binding_types()[i], nullptr, &infos[i]});
     }
     ctx.device().updateDescriptorSets(writes, {});
   }
@@ -211,8 +227,9 @@ void VariantRunner::record_fills(const vk::raii::CommandBuffer& cmd, bool poison
   }
 }
 
-void VariantRunner::record_stages(const vk::raii::CommandBuffer& cmd, const vk::raii::QueryPool* pool,
-                                  uint32_t first_query, bool stage_times) const {
+void VariantRunner::record_stages(const vk::raii::CommandBuffer& cmd,
+                                  const vk::raii::QueryPool* pool, uint32_t first_query,
+                                  bool stage_times) const {
   // Every prior fill, flush or run completes before the first timestamp.
   compute_to_compute_barrier(cmd);
   if (pool) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool, first_query);
@@ -224,7 +241,8 @@ void VariantRunner::record_stages(const vk::raii::CommandBuffer& cmd, const vk::
     cmd.dispatch(dispatch_[s][0], dispatch_[s][1], dispatch_[s][2]);
     const bool last = s + 1 == variant_.stages.size();
     if (pool && (stage_times || last))
-      cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool, first_query + (stage_times ? 1 + s : 1));
+      cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool,
+                         first_query + (stage_times ? 1 + s : 1));
   }
 }
 
@@ -240,7 +258,8 @@ GpuOutputs VariantRunner::run_once() {
 
 std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold, bool stage_times) {
   const DeviceInfo& info = ctx_.info();
-  if (info.timestamp_valid_bits == 0) throw std::runtime_error(info.name + ": the compute queue has no timestamps");
+  if (info.timestamp_valid_bits == 0)
+    throw std::runtime_error(info.name + ": the compute queue has no timestamps");
   const uint32_t per_sample = stage_times ? static_cast<uint32_t>(variant_.stages.size()) + 1 : 2;
   if (query_capacity_ < count * per_sample) {
     query_capacity_ = count * per_sample;
@@ -248,8 +267,10 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold, bool s
   }
   if (cold && !flush_) {
     // Twice the last-level cache, within what one allocation may be.
-    uint64_t bytes = std::min(2 * info.last_level_cache_bytes, info.limits.max_memory_allocation_size / 2);
-    flush_ = std::make_unique<GpuBuffer>(ctx_, bytes & ~uint64_t{3}, GpuBuffer::Place::kDevice, "cache flush");
+    uint64_t bytes =
+        std::min(2 * info.last_level_cache_bytes, info.limits.max_memory_allocation_size / 2);
+    flush_ = std::make_unique<GpuBuffer>(ctx_, bytes & ~uint64_t{3}, GpuBuffer::Place::kDevice,
+                                         "cache flush");
   }
   auto cmd = ctx_.allocate_command_buffer();
   cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
@@ -262,11 +283,13 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold, bool s
     record_stages(cmd, &queries_, i * per_sample, stage_times);
   }
   cmd.end();
-  ctx_.submit_and_wait(cmd, "timing variant " + variant_.spec->name + " on problem " + problem_.name);
+  ctx_.submit_and_wait(cmd,
+                       "timing variant " + variant_.spec->name + " on problem " + problem_.name);
 
   std::vector<uint64_t> ticks(count * per_sample);
-  auto r = queries_.getResults<uint64_t>(0, count * per_sample, ticks.size() * sizeof(uint64_t), sizeof(uint64_t),
-                                         vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
+  auto r = queries_.getResults<uint64_t>(
+      0, count * per_sample, ticks.size() * sizeof(uint64_t), sizeof(uint64_t),
+      vk::QueryResultFlagBits::e64 | vk::QueryResultFlagBits::eWait);
   ticks = r.second;
   auto elapsed = [&](uint64_t a, uint64_t b) { return info.ticks_to_ns(a, b); };
   std::vector<SampleTimes> out(count);
@@ -274,16 +297,19 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold, bool s
     const uint64_t* t = &ticks[i * per_sample];
     out[i].total_ns = elapsed(t[0], t[per_sample - 1]);
     if (stage_times)
-      for (uint32_t s = 0; s + 1 < per_sample; ++s) out[i].stage_ns.push_back(elapsed(t[s], t[s + 1]));
+      for (uint32_t s = 0; s + 1 < per_sample; ++s)
+        out[i].stage_ns.push_back(elapsed(t[s], t[s + 1]));
   }
   return out;
 }
 
 GpuOutputs VariantRunner::read_outputs() {
   const Shape& s = problem_.shape;
-  GpuOutputs out{Eigen::ArrayXf(s.elements()), Eigen::ArrayXf(s.channels), Eigen::ArrayXf(s.channels)};
-  std::map<std::string, Eigen::ArrayXf*> dst{
-      {"grad_input", &out.grad_input}, {"grad_weight", &out.grad_weight}, {"grad_bias", &out.grad_bias}};
+  GpuOutputs out{Eigen::ArrayXf(s.elements()), Eigen::ArrayXf(s.channels),
+                 Eigen::ArrayXf(s.channels)};
+  std::map<std::string, Eigen::ArrayXf*> dst{{"grad_input", &out.grad_input},
+                                             {"grad_weight", &out.grad_weight},
+                                             {"grad_bias", &out.grad_bias}};
   for (const auto& b : variant_.spec->buffers) {
     if (b.kind == BufferSpec::Kind::kScratch || !is_output_tensor(b.tensors[0])) continue;
     uint64_t offset = 0;

@@ -37,7 +37,8 @@ CompiledVariant compile_variant(const VulkanContext& ctx, const VariantSpec& spe
 
 // Why a variant does not run on a problem (empty when it does): its `when` condition, a
 // feature the device lacks, a dispatch beyond the device's limits that cannot fold.
-std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape, const DeviceInfo& device);
+std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape,
+                                  const DeviceInfo& device);
 
 // Bytes of scratch and packed buffers the variant needs beyond the standard tensors.
 uint64_t variant_extra_bytes(const VariantSpec& spec, const Shape& shape, uint32_t subgroup_size);

@@ -40,11 +40,16 @@ std::string driver_version_string(uint32_t vendor, uint32_t v) {
 
 std::string device_type_name(vk::PhysicalDeviceType t) {
   switch (t) {
-    case vk::PhysicalDeviceType::eDiscreteGpu: return "discrete GPU";
-    case vk::PhysicalDeviceType::eIntegratedGpu: return "integrated GPU";
-    case vk::PhysicalDeviceType::eVirtualGpu: return "virtual GPU";
-    case vk::PhysicalDeviceType::eCpu: return "CPU";
-    default: return "other";
+    case vk::PhysicalDeviceType::eDiscreteGpu:
+      return "discrete GPU";
+    case vk::PhysicalDeviceType::eIntegratedGpu:
+      return "integrated GPU";
+    case vk::PhysicalDeviceType::eVirtualGpu:
+      return "virtual GPU";
+    case vk::PhysicalDeviceType::eCpu:
+      return "CPU";
+    default:
+      return "other";
   }
 }
 
@@ -75,8 +80,9 @@ uint32_t compute_queue_family(const vk::raii::PhysicalDevice& pd) {
 }
 
 DeviceInfo describe(const vk::raii::PhysicalDevice& pd, uint32_t index) {
-  auto chain = pd.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties,
-                                 vk::PhysicalDeviceDriverProperties>();
+  auto chain =
+      pd.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceSubgroupProperties,
+                        vk::PhysicalDeviceDriverProperties>();
   const auto& props = chain.get<vk::PhysicalDeviceProperties2>().properties;
   const auto& subgroup = chain.get<vk::PhysicalDeviceSubgroupProperties>();
   const auto& driver = chain.get<vk::PhysicalDeviceDriverProperties>();
@@ -103,19 +109,23 @@ DeviceInfo describe(const vk::raii::PhysicalDevice& pd, uint32_t index) {
                                      l.maxComputeWorkGroupCount[2]};
   info.limits.max_shared_memory = l.maxComputeSharedMemorySize;
   info.limits.subgroup_size = subgroup.subgroupSize;
-  auto maint3 = pd.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceMaintenance3Properties>();
+  auto maint3 =
+      pd.getProperties2<vk::PhysicalDeviceProperties2, vk::PhysicalDeviceMaintenance3Properties>();
   info.limits.max_memory_allocation_size =
       maint3.get<vk::PhysicalDeviceMaintenance3Properties>().maxMemoryAllocationSize;
   auto memory = pd.getMemoryProperties();
   for (uint32_t h = 0; h < memory.memoryHeapCount; ++h)
     if (memory.memoryHeaps[h].flags & vk::MemoryHeapFlagBits::eDeviceLocal)
-      info.limits.device_local_memory = std::max<uint64_t>(info.limits.device_local_memory, memory.memoryHeaps[h].size);
+      info.limits.device_local_memory =
+          std::max<uint64_t>(info.limits.device_local_memory, memory.memoryHeaps[h].size);
   info.subgroup_arithmetic =
       (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
       (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eArithmetic);
   if (has_extension(pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
-    auto f = pd.getFeatures2<vk::PhysicalDeviceFeatures2, vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
-    info.float_atomics = f.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd;
+    auto f = pd.getFeatures2<vk::PhysicalDeviceFeatures2,
+                             vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
+    info.float_atomics =
+        f.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd;
   }
   info.timestamp_period_ns = l.timestampPeriod;
   uint32_t family = compute_queue_family(pd);
@@ -128,7 +138,8 @@ DeviceInfo describe(const vk::raii::PhysicalDevice& pd, uint32_t index) {
     long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
     // Virtual machines report the whole host's L3 (hundreds of MB); a flush that size would
     // dominate every cold sample on a device that runs at a few GB/s. 32 MiB bounds it.
-    if (l3 > 0) info.last_level_cache_bytes = std::min<uint64_t>(static_cast<uint64_t>(l3), 32ull << 20);
+    if (l3 > 0)
+      info.last_level_cache_bytes = std::min<uint64_t>(static_cast<uint64_t>(l3), 32ull << 20);
   }
   return info;
 }
@@ -147,7 +158,8 @@ vk::raii::Instance make_instance(const vk::raii::Context& context, bool validati
     extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
   }
   // Core plus synchronization validation: the latter catches missing barriers between stages.
-  std::array<vk::ValidationFeatureEnableEXT, 1> enables{vk::ValidationFeatureEnableEXT::eSynchronizationValidation};
+  std::array<vk::ValidationFeatureEnableEXT, 1> enables{
+      vk::ValidationFeatureEnableEXT::eSynchronizationValidation};
   vk::ValidationFeaturesEXT features{enables, {}};
   vk::InstanceCreateInfo info{{}, &app, layers, extensions};
   if (validation) info.pNext = &features;
@@ -201,13 +213,16 @@ VulkanContext::VulkanContext(const ContextOptions& options)
   if (validation_) {
     using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;
     using T = vk::DebugUtilsMessageTypeFlagBitsEXT;
-    vk::DebugUtilsMessengerCreateInfoEXT info{
-        {}, S::eWarning | S::eError, T::eGeneral | T::eValidation | T::ePerformance,
-        &on_validation_message, validation_count_.get()};
+    vk::DebugUtilsMessengerCreateInfoEXT info{{},
+                                              S::eWarning | S::eError,
+                                              T::eGeneral | T::eValidation | T::ePerformance,
+                                              &on_validation_message,
+                                              validation_count_.get()};
     messenger_ = vk::raii::DebugUtilsMessengerEXT(instance_, info);
   }
   vk::raii::PhysicalDevices devices(instance_);
-  if (devices.empty()) throw ConfigError("no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
+  if (devices.empty())
+    throw ConfigError("no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
   std::vector<DeviceInfo> infos;
   for (uint32_t i = 0; i < devices.size(); ++i) infos.push_back(describe(devices[i], i));
 
@@ -230,13 +245,15 @@ VulkanContext::VulkanContext(const ContextOptions& options)
   }
   if (!chosen) {
     std::string list;
-    for (const auto& d : infos) list += (list.empty() ? "" : ", ") + std::to_string(d.index) + ": " + d.name;
+    for (const auto& d : infos)
+      list += (list.empty() ? "" : ", ") + std::to_string(d.index) + ": " + d.name;
     throw ConfigError("--device '" + want + "': no such device (devices: " + list + ")");
   }
   physical_ = std::move(devices[*chosen]);
   info_ = infos[*chosen];
   queue_family_ = compute_queue_family(physical_);
-  if (queue_family_ == UINT32_MAX) throw ConfigError("device '" + info_.name + "' has no compute queue");
+  if (queue_family_ == UINT32_MAX)
+    throw ConfigError("device '" + info_.name + "' has no compute queue");
 
   float priority = 1.0f;
   vk::DeviceQueueCreateInfo queue_info{{}, queue_family_, 1, &priority};
@@ -260,7 +277,8 @@ vk::raii::CommandBuffer VulkanContext::allocate_command_buffer() const {
   return std::move(buffers.front());
 }
 
-void VulkanContext::submit_and_wait(const vk::raii::CommandBuffer& cmd, const std::string& what) const {
+void VulkanContext::submit_and_wait(const vk::raii::CommandBuffer& cmd,
+                                    const std::string& what) const {
   if (lost())
     throw DeviceLost(what + ": not run, the device was lost earlier (" + lost_reason() + ")");
   vk::raii::Fence fence(device_, vk::FenceCreateInfo{});
@@ -294,7 +312,8 @@ void VulkanContext::submit_and_wait(const vk::raii::CommandBuffer& cmd, const st
 uint32_t VulkanContext::find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags wanted) const {
   auto memory = physical_.getMemoryProperties();
   for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
-    if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
+    if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted)
+      return i;
   throw std::runtime_error("no Vulkan memory type with the wanted properties");
 }
 

@@ -8,7 +8,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
 #include <vulkan/vulkan_raii.hpp>
 
 #include "runtime/device_info.hpp"
@@ -74,7 +73,8 @@ class VulkanContext {
   uint32_t queue_family_ = 0;
   DeviceInfo info_;
   bool validation_ = false;
-  std::shared_ptr<std::atomic<uint64_t>> validation_count_ = std::make_shared<std::atomic<uint64_t>>(0);
+  std::shared_ptr<std::atomic<uint64_t>> validation_count_ =
+      std::make_shared<std::atomic<uint64_t>>(0);
   std::chrono::milliseconds fence_timeout_;
   std::shared_ptr<std::string> lost_reason_ = std::make_shared<std::string>();
 };
