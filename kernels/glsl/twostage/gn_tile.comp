@@ -55,6 +55,18 @@ layout(std430, set = 0, binding = 3) writeonly buffer RowBuf { vec2 rowrec[]; };
 
 // Segment sums (sum dy, sum dy*e), stored at the chunk index where the segment starts.
 shared vec2 s_seg[QCAP];
+// DY_SHARED: the first DY_SHARED slots of grad_out live in shared memory instead of
+// registers (each invocation reads back only what it wrote: no barrier needed), for builds
+// whose registers are the limit.
+#ifndef DY_SHARED
+#define DY_SHARED 0
+#endif
+#if DY_SHARED > 0
+shared VT s_dy[DY_SHARED * WG_SIZE];
+#define DY(k) ((k) < DY_SHARED ? s_dy[(k) * WG_SIZE + gl_LocalInvocationID.x] : dy[k])
+#else
+#define DY(k) dy[k]
+#endif
 #if defined(ENTRY_ONCHIP)
 // The group's weights. CPG <= Q <= QCAP, and the manifests also require CPG <= 1024, which
 // keeps lavapipe's scalar 1024-invocation build (subgroup 8: QCAP 3200) within 32 KiB.
@@ -127,6 +139,10 @@ void main() {
     }
   }
 
+#if DY_SHARED > 0
+  // After every load is issued: the stores wait for their data.
+  [[unroll]] for (uint k = 0; k < DY_SHARED; ++k) s_dy[k * WG_SIZE + gl_LocalInvocationID.x] = dy[k];
+#endif
   // Pass 1: provisional tile mean of d.
   VT acc = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
@@ -147,7 +163,7 @@ void main() {
         const VT e = ((valid >> k) & 1u) != 0u ? d[k] - mhat : VZERO;
         se += e;
         se2 += e * e;
-        seg += vec2(hsum(dy[k]), hsum(dy[k] * e));
+        seg += vec2(hsum(DY(k)), hsum(DY(k) * e));
         ++jj;
         if (jj == J || k + 1 == KQ || q0 + k + 1 == Q) {  // segment ends: row or range ends
           const vec2 tot = subgroupAdd(seg);
@@ -198,7 +214,7 @@ void main() {
       if (((valid >> k) & 1u) != 0u) {
         const uint hw = jj * SUBGROUP_SIZE + lane;
         const float w = s_w[r];
-        dx_v[tile_base + r * HWV + hw] = rstd * (w * dy[k] - (cA + k2 * (d[k] - mean_t)));
+        dx_v[tile_base + r * HWV + hw] = rstd * (w * DY(k) - (cA + k2 * (d[k] - mean_t)));
       }
       if (++jj == J) { jj = 0u; ++r; }
     }
