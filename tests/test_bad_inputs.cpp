@@ -324,7 +324,9 @@ TEST(BadInputHarness, GoodConfigRuns) {
   TempDir tmp("good");
   RunResult r = testing::run_gnbench({{"run", kData + "/good.json", "--no-timing", "--quiet",
                                        "--variant", "seed", "--json", tmp / "out.json"},
-                                      120});
+                                      120,
+                                      std::nullopt,
+                                      {}});
   SCOPED_TRACE(r.describe());
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(fs::exists(tmp / "out.json"));
