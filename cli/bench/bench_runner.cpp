@@ -109,8 +109,8 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   for (const VariantSpec* v : selected_) compiled.push_back(compile_variant(*ctx_, *v));
 
   // The copy probe runs before the entries and again after them; the higher reading counts.
-  // A GPU that was idle can still be at low clocks during the first probe (H200 run 12 read
-  // 1730 GB/s there, against 4200 GB/s at the end), and nothing copies faster than the device can.
+  // Either probe can catch the GPU at low clocks (H200 runs 12-15: one of the two read about
+  // 1700 GB/s, the other 4200), and nothing copies faster than the device can.
   const bool probe = options_.timing && options_.measure_copy_bandwidth;
   std::vector<CopyBandwidth> probes;
   auto record_probe = [&] {
