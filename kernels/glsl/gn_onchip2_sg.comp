@@ -32,8 +32,8 @@ layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
 layout(std430, set = 0, binding = 2) readonly buffer WBuf { float weight[]; };
 layout(std430, set = 0, binding = 3) writeonly buffer DxBuf { VT dx_v[]; };
 layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };
-shared vec2 s_seg[QCAP];
-shared vec4 s_stat[NUM_SG];  // (count, mean, M2, mhat) of each subgroup's chunks
+shared vec2 s_seg[QCAP];     // (sum dy, sum dy*(d - m^_s)) of a segment, at its first chunk
+shared vec4 s_stat[NUM_SG];  // (n_s, mean_s, M2_s, m^_s) of each subgroup's chunks
 #define W_CAP (QCAP < 1024 ? QCAP : 1024)
 shared float s_w[W_CAP];
 #if DY_SHARED > 0
@@ -67,6 +67,7 @@ void group_kernel(const uint ng) {
 #define SLOT_IDX(r, jj) (tile_base + (r) * HWV + (jj) * SUBGROUP_SIZE + lane)
 #define NEXT_SLOT(r, jj) if (++(jj) == J) { (jj) = 0u; ++(r); }
 
+  // Load: every slot's loads are issued before any is used.
   uint valid = 0u;
   VT d[SLOTS];
   VT dy[SLOTS];
@@ -99,7 +100,7 @@ void group_kernel(const uint ng) {
   {
     VT se = VZERO, se2 = VZERO;
     vec2 seg = vec2(0.0);
-    uint r = r_start, jj = jj_start, jjp = jj_start, seg_start = q0;
+    uint jjp = jj_start, seg_start = q0;
     [[unroll]] for (uint kb = 0; kb < SLOTS; kb += DY_BATCH) {
       VT t[DY_BATCH];
       [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
@@ -130,9 +131,9 @@ void group_kernel(const uint ng) {
       s_stat[s] = vec4(n_s, mhat + c, max(E.y - E.x * c, 0.0), mhat);
     }
   }
-  barrier();
+  barrier();  // the only one: publishes s_stat, s_seg and s_w
 
-  // Merge, in every subgroup, in a fixed order.
+  // Merge, in every subgroup, in a fixed order: the mean, then M2 and the weighted row totals.
   float tm = 0.0;
   for (uint i = lane; i < NUM_SG; i += SUBGROUP_SIZE) tm += s_stat[i].x * s_stat[i].y;
   const float mean = subgroupAdd(tm) / M;
@@ -143,6 +144,7 @@ void group_kernel(const uint ng) {
     t3.x += st.z + st.x * dm * dm;
   }
   for (uint rr = lane; rr < CPG; rr += SUBGROUP_SIZE) {
+    // Row rr's segments in subgroup order, from the subgroup holding its first chunk.
     const uint s1 = (rr * J) / KQ;
     vec2 a = s_seg[rr * J];
     vec2 tot = vec2(a.x, a.y + (s_stat[s1].w - mean) * a.x);
@@ -154,10 +156,12 @@ void group_kernel(const uint ng) {
   }
   const vec3 T = subgroupAdd(t3);
   const float rstd = inversesqrt(max(T.x, 0.0) / M + uintBitsToFloat(params.eps_bits));
+  // grad_input = rstd * (w*dy - mean(w*dy) - rstd^2 * mean(w*dy*(x-mean)) * (x-mean)), in
+  // this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
   const float cA = T.y / M;
   const float k2 = rstd * rstd * (T.z / M);
   {
-    uint r = r_start, jj = jj_start, rp = r_start, jjp = jj_start;
+    uint rp = r_start, jjp = jj_start;
     [[unroll]] for (uint kb = 0; kb < SLOTS; kb += DY_BATCH) {
       VT t[DY_BATCH];
       [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
