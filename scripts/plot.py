@@ -15,6 +15,7 @@ Needs only python3 and matplotlib (Debian's python3-matplotlib).
 """
 
 import argparse
+import gzip
 import json
 import math
 import sys
@@ -30,7 +31,8 @@ FAILED = {"FAIL", "ERROR"}
 
 def load(path):
     try:
-        with open(path) as f:
+        opener = gzip.open if path.endswith(".gz") else open  # stored results are gzipped
+        with opener(path, "rt") as f:
             doc = json.load(f)
         ctx = doc["context"]["gnbench"]
         benchmarks = doc["benchmarks"]
