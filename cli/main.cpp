@@ -5,6 +5,7 @@
 #include <csignal>
 #include <iostream>
 
+#include "build_info.hpp"
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
 #include "inputs/input_generator.hpp"
@@ -49,8 +50,7 @@ int main(int argc, char** argv) {
   // file (with what finished, possibly nothing) and exit 130, never a bare kill.
   std::signal(SIGINT, on_sigint);
   CLI::App app{"gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan"};
-  app.set_version_flag("--version",
-                       std::string(GNBENCH_VERSION) + " (" + GNBENCH_GIT_REVISION + ")");
+  app.set_version_flag("--version", std::string(GNBENCH_VERSION) + " (" + git_revision() + ")");
   app.require_subcommand(1);
 
   // --- run ---

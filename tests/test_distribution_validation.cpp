@@ -49,6 +49,13 @@ TEST(ValidateDistribution, AgreesWithTheGenerator) {
       {{"gaussian", 0}, false},
       {{"grad_scale", std::numeric_limits<double>::infinity()}, false},
       {{"near_constant", 1e-3}, true},
+      // Bounds that keep float32 finite and the heavy-tail sampler fast.
+      {{"large_mean", 1e30}, true},
+      {{"large_mean", 1e38}, false},
+      {{"grad_scale", 1e31}, false},
+      {{"near_constant", 1e35}, false},
+      {{"heavy_tail", 0.1}, true},
+      {{"heavy_tail", 1e-3}, false},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.d.kind + " " + std::to_string(c.d.param));
@@ -79,6 +86,13 @@ TEST(ValidateDistribution, ConfigLoaderRejectsAtLoadTime) {
 
   msg = load_error("", R"({"kind": "weight_zeros", "param": 2.5})");
   EXPECT_EQ(msg.rfind("cfg.json: field 'defaults.distribution.param' = 2.5: ", 0), 0u) << msg;
+
+  // Params that would overflow float32 or stall the sampler fail here, not at run time.
+  msg = load_error(R"({"kind": "large_mean", "param": 1e38})");
+  EXPECT_EQ(msg.rfind("cfg.json: problem 'p': field 'distribution.param' = ", 0), 0u) << msg;
+  EXPECT_NE(msg.find("must be <= 1e30"), std::string::npos) << msg;
+  msg = load_error(R"({"kind": "heavy_tail", "param": 0.001})");
+  EXPECT_NE(msg.find("must be >= 0.1"), std::string::npos) << msg;
 
   // Accepted params still load.
   EXPECT_EQ(parse_config_text(

@@ -194,7 +194,7 @@ const std::vector<KindEntry>& kind_table() {
        true},
       {Kind::kHeavyTail,
        {"heavy_tail",
-        "x, grad_out ~ Student-t with param degrees of freedom (|value| <= 1e8); "
+        "x, grad_out ~ Student-t with param >= 0.1 degrees of freedom (|value| <= 1e8); "
         "weight ~ N(1, 0.5)",
         2.0},
        true},
@@ -219,6 +219,14 @@ std::string format_param(double param) {
   return out.str();
 }
 
+// Scale-like params (large_mean's |mean|/std, near_constant's noise, grad_scale's factor)
+// above this would overflow float32 in some draw; 1e30 leaves room for std up to 10 and for
+// normal draws of any practical size.
+constexpr double kMaxScaleParam = 1e30;
+// Below this many degrees of freedom nearly every Student-t draw lies beyond the 1e8 cap (or
+// overflows) and is redrawn, so generating the inputs would take practically forever.
+constexpr double kMinHeavyTailDof = 0.1;
+
 // The param a draw actually uses: the default for 0, else validated for the kind.
 double resolve_param(const KindEntry& entry, double param) {
   const std::string& name = entry.info.kind;
@@ -235,6 +243,15 @@ double resolve_param(const KindEntry& entry, double param) {
     throw std::invalid_argument("distribution '" + name + "': param must be positive");
   if (entry.kind == Kind::kWeightZeros && param >= 1.0)
     throw std::invalid_argument("distribution 'weight_zeros': param (zero fraction) must be < 1");
+  const bool scale = entry.kind == Kind::kLargeMean || entry.kind == Kind::kNearConstant ||
+                     entry.kind == Kind::kGradScale;
+  if (scale && param > kMaxScaleParam)
+    throw std::invalid_argument("distribution '" + name +
+                                "': param must be <= 1e30 (larger values overflow float32)");
+  if (entry.kind == Kind::kHeavyTail && param < kMinHeavyTailDof)
+    throw std::invalid_argument(
+        "distribution 'heavy_tail': param (degrees of freedom) must be >= 0.1 (below it nearly "
+        "every draw exceeds the 1e8 cap and is redrawn)");
   return param;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "build_info.hpp"
 #include "config/problem.hpp"
 #include "timing/sampler.hpp"
 #include "verify/invariants.hpp"
@@ -49,7 +50,7 @@ struct EntryRecord {
 
 struct RunContext {
   std::string gnbench_version = GNBENCH_VERSION;
-  std::string git_revision = GNBENCH_GIT_REVISION;
+  std::string git_revision = gnbench::git_revision();
   std::string build_type = GNBENCH_BUILD_TYPE;
   std::string command_line;
   std::string date;  // ISO 8601, local time with offset
