@@ -17,6 +17,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace gnbench::testing {
@@ -57,6 +58,13 @@ struct RunSpec {
   double timeout_s = 60;                 // SIGKILL after this
   std::optional<double> sigint_after_s;  // send SIGINT once after this long
   std::vector<std::string> env;          // extra NAME=value entries
+
+  // A constructor rather than an aggregate: {args, timeout} leaves the rest at their defaults
+  // without -Wmissing-field-initializers warnings.
+  RunSpec() = default;
+  RunSpec(std::vector<std::string> a, double timeout = 60,
+          std::optional<double> sigint = std::nullopt, std::vector<std::string> e = {})
+      : args(std::move(a)), timeout_s(timeout), sigint_after_s(sigint), env(std::move(e)) {}
 };
 
 inline RunResult run_gnbench(const RunSpec& spec) {

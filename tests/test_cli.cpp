@@ -128,7 +128,8 @@ TEST_F(Cli, KernelsListsSeed) {
   EXPECT_EQ(r.code, 0) << describe(r);
   EXPECT_NE(r.out.find("seed  ("), std::string::npos) << describe(r);
   EXPECT_NE(r.out.find("grad_input [256]"), std::string::npos) << describe(r);
-  const Result j = gnbench("kernels --json --kernels " + quote(kSource + "/tests/kernels_broken"));
+  const Result j =
+      gnbench("kernels --json --kernels " + quote(std::string(GNBENCH_BROKEN_KERNELS_DIR)));
   ASSERT_EQ(j.code, 0) << describe(j);
   std::vector<std::string> names;
   for (const auto& v : json::parse(j.out)) names.push_back(v.at("name"));
@@ -345,9 +346,9 @@ TEST_F(Cli, OneOffProblemFromFlags) {
 }
 
 TEST_F(Cli, BrokenKernelExitsOne) {
-  const Result r =
-      gnbench("run " + quote(kDefault) + " --kernels " + quote(kSource + "/tests/kernels_broken") +
-              " --variant broken_skip_tail --no-timing -q");
+  const Result r = gnbench("run " + quote(kDefault) + " --kernels " +
+                           quote(std::string(GNBENCH_BROKEN_KERNELS_DIR)) +
+                           " --variant broken_skip_tail --no-timing -q");
   EXPECT_EQ(r.code, 1) << describe(r);
   EXPECT_NE(r.out.find("FAIL"), std::string::npos) << describe(r);
   EXPECT_NE(r.out.find("unwritten"), std::string::npos) << describe(r);

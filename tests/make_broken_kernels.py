@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-# Regenerates tests/kernels_broken/ from kernels/glsl/seed.comp and kernels/seed.json: each
-# variant is the seed with exactly one bug, for the verifier self-test (test_broken_kernels.cpp).
-# Run it after changing the seed; it fails loudly when a patched line no longer exists.
-import json, os, re, textwrap
+# Usage: make_broken_kernels.py OUT_DIR
+# Writes OUT_DIR/*.json and OUT_DIR/glsl/*.comp from kernels/glsl/seed.comp and
+# kernels/seed.json: each variant is the seed with exactly one bug, for the verifier self-test
+# (test_broken_kernels.cpp). The test build runs it (tests/CMakeLists.txt), so the copies always
+# follow the current seed; it fails loudly when a patched line no longer exists.
+import json, os, re, sys, textwrap
+if len(sys.argv) != 2:
+    sys.exit('usage: make_broken_kernels.py OUT_DIR')
 here = os.path.dirname(os.path.abspath(__file__))
-repo = os.path.dirname(os.path.dirname(here))
+repo = os.path.dirname(here)
 src = open(os.path.join(repo, 'kernels/glsl/seed.comp')).read()
 seed_manifest = json.load(open(os.path.join(repo, 'kernels/seed.json')))
-out = here
+out = sys.argv[1]
 os.makedirs(out + '/glsl', exist_ok=True)
 
 # Markers in the seed.
