@@ -270,27 +270,16 @@ TEST_P(BadInput, OneErrorLineExitTwoOutputUntouched) {
   const std::string out_json = tmp / "out.json";
   const std::string kept = "{\"kept\": true}\n";
   switch (c.setup) {
-    case Setup::kFifo:
-      ASSERT_EQ(::mkfifo((tmp / "fifo.json").c_str(), 0644), 0);
-      break;
-    case Setup::kDirectory:
-      fs::create_directories(tmp / "dir.json");
-      break;
-    case Setup::kExistingJson:
-      std::ofstream(out_json) << kept;
-      break;
-    case Setup::kKernelsEmpty:
-      fs::create_directories(tmp / "kernels");
-      break;
+    case Setup::kFifo: ASSERT_EQ(::mkfifo((tmp / "fifo.json").c_str(), 0644), 0); break;
+    case Setup::kDirectory: fs::create_directories(tmp / "dir.json"); break;
+    case Setup::kExistingJson: std::ofstream(out_json) << kept; break;
+    case Setup::kKernelsEmpty: fs::create_directories(tmp / "kernels"); break;
     case Setup::kKernelsFifo:
       fs::create_directories(tmp / "kernels");
       ASSERT_EQ(::mkfifo((tmp / "kernels/x.json").c_str(), 0644), 0);
       break;
-    case Setup::kKernelsDirectory:
-      fs::create_directories(tmp / "kernels/x.json");
-      break;
-    case Setup::kNone:
-      break;
+    case Setup::kKernelsDirectory: fs::create_directories(tmp / "kernels/x.json"); break;
+    case Setup::kNone: break;
   }
   RunSpec spec;
   for (const auto& a : c.args) spec.args.push_back(expand(a, tmp.path().string()));

@@ -261,9 +261,8 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
 // The copy probe runs before and after the entries, and the higher reading counts.
 TEST_F(Cli, StageTimesOnlyOnRequest) {
   const std::string base =
-      "run --batch 2 --channels 8 --spatial 16 --groups 4 --variant gn_fused --mode hot --samples "
-      "3 "
-      "--warmup 1 -q --json ";
+      "run --batch 2 --channels 8 --spatial 16 --groups 4 --variant gn_fused --mode hot "
+      "--samples 3 --warmup 1 -q --json ";
   auto record = [](const json& doc) -> const json& {
     for (const json& b : doc.at("benchmarks"))
       if (b.contains("gnbench")) return b.at("gnbench");

@@ -24,12 +24,9 @@ std::string median_us(const TimeComparison& t, bool current) {
 
 const char* exit_meaning(int code) {
   switch (code) {
-    case kCompareOk:
-      return "no regression";
-    case kCompareCorrectnessRegression:
-      return "correctness regression";
-    case kCompareSlower:
-      return "significantly slower";
+    case kCompareOk: return "no regression";
+    case kCompareCorrectnessRegression: return "correctness regression";
+    case kCompareSlower: return "significantly slower";
     case kCompareInconclusive:
       return "inconclusive: slower beyond the threshold, but within the noise";
   }

@@ -14,16 +14,11 @@ using nlohmann::json;
 
 std::string time_verdict_name(TimeVerdict v) {
   switch (v) {
-    case TimeVerdict::kNone:
-      return "-";
-    case TimeVerdict::kSame:
-      return "SAME";
-    case TimeVerdict::kFaster:
-      return "FASTER";
-    case TimeVerdict::kSlower:
-      return "SLOWER";
-    case TimeVerdict::kNoisy:
-      return "NOISY";
+    case TimeVerdict::kNone: return "-";
+    case TimeVerdict::kSame: return "SAME";
+    case TimeVerdict::kFaster: return "FASTER";
+    case TimeVerdict::kSlower: return "SLOWER";
+    case TimeVerdict::kNoisy: return "NOISY";
   }
   return "?";
 }

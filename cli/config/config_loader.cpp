@@ -37,20 +37,13 @@ constexpr size_t kMaxNameLength = 255;
 
 std::string type_name(const json& v) {
   switch (v.type()) {
-    case json::value_t::null:
-      return "null";
-    case json::value_t::boolean:
-      return "a boolean";
-    case json::value_t::string:
-      return "a string";
-    case json::value_t::array:
-      return "an array";
-    case json::value_t::object:
-      return "an object";
-    case json::value_t::binary:
-      return "binary data";
-    default:
-      return "a number";
+    case json::value_t::null: return "null";
+    case json::value_t::boolean: return "a boolean";
+    case json::value_t::string: return "a string";
+    case json::value_t::array: return "an array";
+    case json::value_t::object: return "an object";
+    case json::value_t::binary: return "binary data";
+    default: return "a number";
   }
 }
 

@@ -361,9 +361,7 @@ Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uin
   // x. The "as normal" kinds share normal's draws, so for one seed they differ from "normal"
   // only in what the kind changes.
   switch (entry.kind) {
-    case Kind::kUniform:
-      fill_chunked(in.x, x_seed, uniform);
-      break;
+    case Kind::kUniform: fill_chunked(in.x, x_seed, uniform); break;
     case Kind::kLargeMean: {
       Eigen::ArrayXd mean(group_count), stddev(group_count);
       for (Eigen::Index k = 0; k < group_count; ++k) {
@@ -392,27 +390,19 @@ Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uin
       });
       break;
     }
-    case Kind::kHeavyTail:
-      fill_chunked(in.x, x_seed, student_t);
-      break;
-    default:
-      fill_chunked(in.x, x_seed, normal);
+    case Kind::kHeavyTail: fill_chunked(in.x, x_seed, student_t); break;
+    default: fill_chunked(in.x, x_seed, normal);
   }
 
   // grad_out
   switch (entry.kind) {
-    case Kind::kUniform:
-      fill_chunked(in.grad_out, grad_seed, uniform);
-      break;
-    case Kind::kHeavyTail:
-      fill_chunked(in.grad_out, grad_seed, student_t);
-      break;
+    case Kind::kUniform: fill_chunked(in.grad_out, grad_seed, uniform); break;
+    case Kind::kHeavyTail: fill_chunked(in.grad_out, grad_seed, student_t); break;
     case Kind::kGradScale:
       fill_chunked(in.grad_out, grad_seed,
                    [param](Eigen::Index, Rng& rng) { return param * rng.normal(); });
       break;
-    default:
-      fill_chunked(in.grad_out, grad_seed, normal);
+    default: fill_chunked(in.grad_out, grad_seed, normal);
   }
 
   // weight: [C] is small, one sequential stream.

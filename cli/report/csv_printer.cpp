@@ -20,9 +20,8 @@ std::string csv_report(const RunRecords& records) {
   out << "problem,variant,batch,channels,spatial,groups,distribution,param,verdict,trials,"
          "grad_input_l2_rel,grad_input_max_scaled,grad_weight_l2_rel,grad_weight_max_scaled,"
          "grad_bias_l2_rel,grad_bias_max_scaled,invariants_pass,bitwise_reproducible,mode,samples,"
-         "median_ns,q1_ns,q3_ns,min_ns,max_ns,mean_ns,stdev_ns,rel_noise,required_bytes,actual_"
-         "bytes,"
-         "gbps_required,pct_copy,message\n";
+         "median_ns,q1_ns,q3_ns,min_ns,max_ns,mean_ns,stdev_ns,rel_noise,required_bytes,"
+         "actual_bytes,gbps_required,pct_copy,message\n";
   for (const auto& e : records.entries) {
     const Problem& p = e.problem;
     out << field(p.name) << "," << field(e.variant) << "," << p.shape.batch << ","

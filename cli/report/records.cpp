@@ -7,18 +7,12 @@ namespace gnbench {
 
 std::string verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::kPass:
-      return "PASS";
-    case Verdict::kFail:
-      return "FAIL";
-    case Verdict::kXFail:
-      return "XFAIL";
-    case Verdict::kXPass:
-      return "XPASS";
-    case Verdict::kSkipped:
-      return "SKIP";
-    case Verdict::kError:
-      return "ERROR";
+    case Verdict::kPass: return "PASS";
+    case Verdict::kFail: return "FAIL";
+    case Verdict::kXFail: return "XFAIL";
+    case Verdict::kXPass: return "XPASS";
+    case Verdict::kSkipped: return "SKIP";
+    case Verdict::kError: return "ERROR";
   }
   return "?";
 }

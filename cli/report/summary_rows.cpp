@@ -69,10 +69,8 @@ std::vector<std::string> summary_notes(const RunRecords& records) {
     notes.push_back("* noise target not reached before --timeout");
   notes.push_back(
       "max err: largest |gpu - ref| / rms(ref over its group); invar: sum(dx) = 0, sum(dx*xhat), "
-      "grad_bias "
-      "checks; repro: two runs bitwise identical; GB/s: required traffic (read x, grad_out, "
-      "weight; write 3 "
-      "outputs) / median GPU time");
+      "grad_bias checks; repro: two runs bitwise identical; GB/s: required traffic (read x, "
+      "grad_out, weight; write 3 outputs) / median GPU time");
   const RunContext& c = records.context;
   if (c.build_type != "Release" && c.build_type != "RelWithDebInfo")
     notes.push_back("warning: gnbench was built as " + c.build_type +

@@ -131,8 +131,7 @@ int64_t checked(Op op, int64_t a, int64_t b, const std::string& prefix) {
 
 int64_t eval(const Expression::Node& node, const Variables& vars, const std::string& prefix) {
   switch (node.kind) {
-    case Kind::kNumber:
-      return node.number;
+    case Kind::kNumber: return node.number;
     case Kind::kVariable: {
       auto it = vars.find(node.name);
       if (it == vars.end()) {

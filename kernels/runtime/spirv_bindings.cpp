@@ -42,12 +42,9 @@ std::string literal_string(const uint32_t* words, size_t count) {
 
 const char* to_string(SpirvBinding::Kind kind) {
   switch (kind) {
-    case SpirvBinding::Kind::kStorageBuffer:
-      return "a storage buffer";
-    case SpirvBinding::Kind::kUniformBuffer:
-      return "a uniform buffer";
-    default:
-      return "an image, sampler or other descriptor";
+    case SpirvBinding::Kind::kStorageBuffer: return "a storage buffer";
+    case SpirvBinding::Kind::kUniformBuffer: return "a uniform buffer";
+    default: return "an image, sampler or other descriptor";
   }
 }
 

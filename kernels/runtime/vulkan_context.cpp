@@ -40,16 +40,11 @@ std::string driver_version_string(uint32_t vendor, uint32_t v) {
 
 std::string device_type_name(vk::PhysicalDeviceType t) {
   switch (t) {
-    case vk::PhysicalDeviceType::eDiscreteGpu:
-      return "discrete GPU";
-    case vk::PhysicalDeviceType::eIntegratedGpu:
-      return "integrated GPU";
-    case vk::PhysicalDeviceType::eVirtualGpu:
-      return "virtual GPU";
-    case vk::PhysicalDeviceType::eCpu:
-      return "CPU";
-    default:
-      return "other";
+    case vk::PhysicalDeviceType::eDiscreteGpu: return "discrete GPU";
+    case vk::PhysicalDeviceType::eIntegratedGpu: return "integrated GPU";
+    case vk::PhysicalDeviceType::eVirtualGpu: return "virtual GPU";
+    case vk::PhysicalDeviceType::eCpu: return "CPU";
+    default: return "other";
   }
 }
 
