@@ -16,16 +16,15 @@
 // every subgroup redoing all the row totals costs more than the barriers it saves, so the
 // 256-invocation builds keep gn_onchip2.comp.
 //
-// This file keeps the exact form that was measured: a rewrite of gn_onchip2.comp with the
-// same arithmetic ran 111 us on resnet50gn_256x56x56 (loads, DY copies and loop shapes
-// differ), so the two are not merged into one file with a switch.
+// Kept apart from gn_onchip2.comp on purpose: the same arithmetic written as a switch inside
+// that file ran 111 us on resnet50gn_256x56x56 (its loads and loop shapes differ). The loops
+// below were later written without the measured build's one-batch grad_out loop; the SPIR-V
+// differs from it only by folded `true &&` terms and block order.
 #define PARAMS_BINDING 5
 #include "gn_common.glsl"
 #ifndef DY_SHARED
 #define DY_SHARED 0
 #endif
-// grad_out is taken in one batch of all its slots (the loop shape that was measured).
-#define DY_BATCH SLOTS
 #define QCAP (NUM_SG * SLOTS)
 layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
@@ -101,27 +100,21 @@ void group_kernel(const uint ng) {
     VT se = VZERO, se2 = VZERO;
     vec2 seg = vec2(0.0);
     uint jjp = jj_start, seg_start = q0;
-    [[unroll]] for (uint kb = 0; kb < SLOTS; kb += DY_BATCH) {
-      VT t[DY_BATCH];
-      [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
-        const uint k = kb + i;
-        t[i] = k < SLOTS ? DYV(k) : VZERO;
-      }
-      [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
-        const uint k = kb + i;
-        if (k < SLOTS && k < nk) {  // uniform in the subgroup
-          const VT e = ((valid >> k) & 1u) != 0u ? d[k] - mhat : VZERO;
-          se += e;
-          se2 += e * e;
-          seg += vec2(hsum(t[i]), hsum(t[i] * e));
-          ++jjp;
-          if (jjp == J || k + 1 == nk) {
-            const vec2 tot = subgroupAdd(seg);
-            if (subgroupElect()) s_seg[seg_start] = tot;
-            seg = vec2(0.0);
-            seg_start = q0 + k + 1;
-            if (jjp == J) jjp = 0u;
-          }
+    VT t[SLOTS];  // grad_out, read (from registers or shared memory) before any use
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) t[k] = DYV(k);
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      if (k < nk) {  // uniform in the subgroup
+        const VT e = ((valid >> k) & 1u) != 0u ? d[k] - mhat : VZERO;
+        se += e;
+        se2 += e * e;
+        seg += vec2(hsum(t[k]), hsum(t[k] * e));
+        ++jjp;
+        if (jjp == J || k + 1 == nk) {  // the segment ends with the row or the range
+          const vec2 tot = subgroupAdd(seg);
+          if (subgroupElect()) s_seg[seg_start] = tot;
+          seg = vec2(0.0);
+          seg_start = q0 + k + 1;
+          if (jjp == J) jjp = 0u;
         }
       }
     }
@@ -162,18 +155,12 @@ void group_kernel(const uint ng) {
   const float k2 = rstd * rstd * (T.z / M);
   {
     uint rp = r_start, jjp = jj_start;
-    [[unroll]] for (uint kb = 0; kb < SLOTS; kb += DY_BATCH) {
-      VT t[DY_BATCH];
-      [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
-        const uint k = kb + i;
-        t[i] = k < SLOTS ? DYV(k) : VZERO;
-      }
-      [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
-        const uint k = kb + i;
-        if (k < SLOTS && ((valid >> k) & 1u) != 0u)
-          dx_v[SLOT_IDX(rp, jjp)] = rstd * (s_w[rp] * t[i] - (cA + k2 * (d[k] - mean)));
-        if (k < SLOTS) { NEXT_SLOT(rp, jjp) }
-      }
+    VT t[SLOTS];
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) t[k] = DYV(k);
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      if (((valid >> k) & 1u) != 0u)
+        dx_v[SLOT_IDX(rp, jjp)] = rstd * (s_w[rp] * t[k] - (cA + k2 * (d[k] - mean)));
+      NEXT_SLOT(rp, jjp)
     }
   }
   // After grad_input's stores: nothing waits on part[].
