@@ -42,6 +42,19 @@ shared VT s_dy[DY_SHARED * WG_SIZE];
 #define DYV(k) dy[k]
 #endif
 
+// (sum dy, sum dy*(d - mean)) of row rr: its segments in subgroup order, from the subgroup
+// holding its first chunk, each re-centred from its subgroup's m^ to the group mean.
+vec2 row_total(uint rr, uint J, uint KQ, float mean) {
+  const uint s1 = (rr * J) / KQ;
+  vec2 a = s_seg[rr * J];
+  vec2 tot = vec2(a.x, a.y + (s_stat[s1].w - mean) * a.x);
+  for (uint s2 = s1 + 1u; s2 < NUM_SG && s2 * KQ < (rr + 1u) * J; ++s2) {
+    a = s_seg[s2 * KQ];
+    tot += vec2(a.x, a.y + (s_stat[s2].w - mean) * a.x);
+  }
+  return tot;
+}
+
 void group_kernel(const uint ng) {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
@@ -137,15 +150,7 @@ void group_kernel(const uint ng) {
     t3.x += st.z + st.x * dm * dm;
   }
   for (uint rr = lane; rr < CPG; rr += SUBGROUP_SIZE) {
-    // Row rr's segments in subgroup order, from the subgroup holding its first chunk.
-    const uint s1 = (rr * J) / KQ;
-    vec2 a = s_seg[rr * J];
-    vec2 tot = vec2(a.x, a.y + (s_stat[s1].w - mean) * a.x);
-    for (uint s2 = s1 + 1u; s2 < NUM_SG && s2 * KQ < (rr + 1u) * J; ++s2) {
-      a = s_seg[s2 * KQ];
-      tot += vec2(a.x, a.y + (s_stat[s2].w - mean) * a.x);
-    }
-    t3.yz += s_w[rr] * tot;
+    t3.yz += s_w[rr] * row_total(rr, J, KQ, mean);
   }
   const vec3 T = subgroupAdd(t3);
   const float rstd = inversesqrt(max(T.x, 0.0) / M + uintBitsToFloat(params.eps_bits));
@@ -167,13 +172,7 @@ void group_kernel(const uint ng) {
   // part[] rows: lane-strided blocks of SUBGROUP_SIZE rows, block b by subgroup b % NUM_SG.
   for (uint rr = lane; rr < CPG; rr += SUBGROUP_SIZE) {
     if ((rr / SUBGROUP_SIZE) % NUM_SG != s) continue;
-    const uint s1 = (rr * J) / KQ;
-    vec2 a = s_seg[rr * J];
-    vec2 tot = vec2(a.x, a.y + (s_stat[s1].w - mean) * a.x);
-    for (uint s2 = s1 + 1u; s2 < NUM_SG && s2 * KQ < (rr + 1u) * J; ++s2) {
-      a = s_seg[s2 * KQ];
-      tot += vec2(a.x, a.y + (s_stat[s2].w - mean) * a.x);
-    }
+    const vec2 tot = row_total(rr, J, KQ, mean);
     part[group_row + rr] = vec2(rstd * tot.y, tot.x);
   }
 }
