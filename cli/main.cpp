@@ -156,7 +156,8 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--no-timing", no_timing, "Verify only")->group("Timing");
   run_cmd->add_option("--json", json_out, "Write the results file (Google Benchmark layout)")
       ->group("Output");
-  run_cmd->add_option("--csv", csv_out, "Write one CSV row per problem x variant")->group("Output");
+  run_cmd->add_option("--csv", csv_out, "Write one CSV row per problem x variant x timing mode")
+      ->group("Output");
   run_cmd->add_option("--md", md_out, "Write the summary table as Markdown")->group("Output");
   run_cmd
       ->add_option("--dump", dump_dir,

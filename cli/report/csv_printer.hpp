@@ -1,5 +1,6 @@
-// --csv FILE: one row per problem x variant with raw numbers (full precision, ns, bytes),
-// for spreadsheets and scripts. Timing columns are the headline mode (cold if measured).
+// --csv FILE: one row per problem x variant x timing mode measured (cold, then hot; one row
+// without timing for untimed entries) with raw numbers (full precision, ns, bytes), for
+// spreadsheets and scripts.
 #pragma once
 
 #include <string>

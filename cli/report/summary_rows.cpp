@@ -1,6 +1,7 @@
 #include "report/summary_rows.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "report/format.hpp"
 
@@ -8,40 +9,63 @@ namespace gnbench {
 
 namespace {
 
-std::vector<std::string> row(const EntryRecord& e, double copy_gbps) {
+constexpr size_t kNoiseColumn = 10;  // "noise", after the (cold) median
+
+bool timed(const TimingResult* t) { return t && t->total.samples > 0; }
+bool timed(const std::optional<TimingResult>& t) { return t && t->total.samples > 0; }
+
+// Entries timed cold and hot get both medians, side by side as nvbench prints cold and batch
+// (hot) GPU times; the other timing columns are of the cold one.
+bool has_both_modes(const RunRecords& records) {
+  return std::any_of(records.entries.begin(), records.entries.end(),
+                     [](const EntryRecord& e) { return timed(e.cold) && timed(e.hot); });
+}
+
+std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_modes) {
   const TimingResult* t = e.headline();
-  bool timed = t && t->total.samples > 0;
-  double gbps = timed ? double(e.required_bytes) / t->total.median : 0;  // bytes/ns = GB/s
+  const bool has_time = timed(t);
+  double gbps = has_time ? double(e.required_bytes) / t->total.median : 0;  // bytes/ns = GB/s
   std::string repro = !e.bitwise_reproducible ? "-" : *e.bitwise_reproducible ? "yes" : "NO";
   std::string noise =
-      timed ? format("%.1f%%", 100 * t->total.rel_noise) + (t->noise_target_reached ? "" : "*")
-            : "-";
-  return {e.problem.name,
-          shape_label(e.problem.shape),
-          e.problem.distribution.kind,
-          e.variant,
-          verdict_name(e.verdict),
-          e.trials ? std::to_string(e.trials) : "-",
-          e.verification.tensors.empty() ? "-" : format("%.1e", e.worst_scaled_error()),
-          !e.trials           ? "-"
-          : e.invariants.pass ? "ok"
-                              : "FAIL",
-          repro,
-          timed ? format("%.2f", t->total.median / 1e3) : "-",
-          noise,
-          timed ? format(gbps < 10 ? "%.2f" : "%.1f", gbps) : "-",
-          timed && copy_gbps > 0 ? format("%.1f%%", 100 * gbps / copy_gbps) : "-"};
+      has_time ? format("%.1f%%", 100 * t->total.rel_noise) + (t->noise_target_reached ? "" : "*")
+               : "-";
+  std::vector<std::string> cells{
+      e.problem.name,
+      shape_label(e.problem.shape),
+      e.problem.distribution.kind,
+      e.variant,
+      verdict_name(e.verdict),
+      e.trials ? std::to_string(e.trials) : "-",
+      e.verification.tensors.empty() ? "-" : format("%.1e", e.worst_scaled_error()),
+      !e.trials           ? "-"
+      : e.invariants.pass ? "ok"
+                          : "FAIL",
+      repro,
+      has_time ? format("%.2f", t->total.median / 1e3) : "-",
+      noise,
+      has_time ? format(gbps < 10 ? "%.2f" : "%.1f", gbps) : "-",
+      has_time && copy_gbps > 0 ? format("%.1f%%", 100 * gbps / copy_gbps) : "-"};
+  if (both_modes)
+    cells.insert(cells.begin() + kNoiseColumn + 1,
+                 timed(e.cold) && timed(e.hot) ? format("%.2f", e.hot->total.median / 1e3) : "-");
+  return cells;
 }
 
 }  // namespace
 
 SummaryTable summary_table(const RunRecords& records) {
+  const bool both = has_both_modes(records);
   SummaryTable t;
   t.titles = {"problem", "NxCxHW/G", "inputs",    "variant", "verdict", "trials", "max err",
               "invar",   "repro",    "median us", "noise",   "GB/s",    "% copy"};
   t.left_aligned = {true, true, true,  true,  true,  false, false,
                     true, true, false, false, false, false};
-  for (const auto& e : records.entries) t.rows.push_back(row(e, records.context.copy_gbps));
+  if (both) {
+    t.titles[kNoiseColumn - 1] = "cold us";
+    t.titles.insert(t.titles.begin() + kNoiseColumn + 1, "hot us");
+    t.left_aligned.insert(t.left_aligned.begin() + kNoiseColumn + 1, false);
+  }
+  for (const auto& e : records.entries) t.rows.push_back(row(e, records.context.copy_gbps, both));
   return t;
 }
 
@@ -66,11 +90,13 @@ std::vector<std::string> summary_notes(const RunRecords& records) {
   if (std::any_of(records.entries.begin(), records.entries.end(), [](const EntryRecord& e) {
         return e.headline() && !e.headline()->noise_target_reached;
       }))
-    notes.push_back("* noise target not reached before --timeout");
-  notes.push_back(
+    notes.emplace_back("* noise target not reached before --timeout");
+  std::string legend =
       "max err: largest |gpu - ref| / rms(ref over its group); invar: sum(dx) = 0, sum(dx*xhat), "
       "grad_bias checks; repro: two runs bitwise identical; GB/s: required traffic (read x, "
-      "grad_out, weight; write 3 outputs) / median GPU time");
+      "grad_out, weight; write 3 outputs) / median GPU time";
+  if (has_both_modes(records)) legend += " (the cold one, as are noise and % copy)";
+  notes.push_back(legend);
   const RunContext& c = records.context;
   if (c.build_type != "Release" && c.build_type != "RelWithDebInfo")
     notes.push_back("warning: gnbench was built as " + c.build_type +

@@ -1,4 +1,5 @@
-// The human-facing summary of a run: one row of formatted cells per problem x variant.
+// The human-facing summary of a run: one row of formatted cells per problem x variant (with
+// a "cold us" and a "hot us" column when both modes were timed).
 // The terminal table and the Markdown table print these same cells.
 #pragma once
 
