@@ -8,6 +8,7 @@
 #include "build_info.hpp"
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
+#include "config/name_patterns.hpp"
 #include "inputs/input_generator.hpp"
 #include "runtime/manifest.hpp"
 #include "runtime/vulkan_context.hpp"
@@ -57,7 +58,7 @@ int main(int argc, char** argv) {
   RunCommand run;
   run.command_line = join_args(argc, argv);
   std::vector<std::string> kernel_dirs;
-  std::string variants, mode = "cold";
+  std::string variant_list, problem_list, mode = "cold";
   Problem one_off;
   one_off.name = "cli";
   double eps = 1e-5, kernel_timeout_s = 60;
@@ -91,7 +92,14 @@ int main(int argc, char** argv) {
       ->group("One-off problem");
   run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests")
       ->check(CLI::ExistingDirectory);
-  run_cmd->add_option("--variant", variants, "Variants to run, comma separated (default: all)");
+  // Plain strings split by split_list(): CLI11's delimiter() takes the next argument as the
+  // value when the list splits into nothing (--variant ,), and drops empty names silently.
+  auto* variant_opt =
+      run_cmd->add_option("--variant", variant_list,
+                          "Variants to run, by name or glob, comma separated (default: all)");
+  auto* problem_opt =
+      run_cmd->add_option("--problem", problem_list,
+                          "Problems to run, by name or glob, comma separated (default: all)");
   run_cmd->add_option("--device", run.bench.context.device,
                       "Device index or name substring (see `gnbench devices`)");
   run_cmd->add_flag("--validate", run.bench.context.validation,
@@ -253,15 +261,8 @@ int main(int argc, char** argv) {
     // run
     run.bench.kernel_folders.push_back(default_kernels_folder());
     for (const auto& d : kernel_dirs) run.bench.kernel_folders.push_back(d);
-    for (size_t start = 0; !variants.empty() && start <= variants.size();) {
-      size_t comma = variants.find(',', start);
-      std::string name =
-          variants.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-      if (name.empty()) throw ConfigError("--variant '" + variants + "': empty variant name");
-      run.bench.variants.push_back(name);
-      if (comma == std::string::npos) break;
-      start = comma + 1;
-    }
+    if (variant_opt->count()) run.bench.variants = split_list(variant_list, "--variant");
+    if (problem_opt->count()) run.problems = split_list(problem_list, "--problem");
     run.bench.context.fence_timeout =
         std::chrono::milliseconds(static_cast<int64_t>(kernel_timeout_s * 1000));
     if (samples) run.bench.sampling.fixed_samples = samples;

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -302,6 +303,26 @@ TEST_F(Cli, UnknownVariantListsVariants) {
   EXPECT_NE(r.err.find("'nope'"), std::string::npos) << describe(r);
   EXPECT_NE(r.err.find("seed"), std::string::npos) << describe(r);
   EXPECT_EQ(r.out, "");  // nothing ran
+}
+
+TEST_F(Cli, ProblemAndVariantGlobsSelectTheRun) {
+  const Result r = gnbench("run " + quote(kDefault) +
+                           " --problem 'small_n2_*' --variant 'seed,gn_fused*' --no-timing -q");
+  EXPECT_EQ(r.code, 0) << describe(r);
+  std::set<std::string> problems, variants;
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto c = cells(line);
+    if (c.size() > 4 && (c[4] == "PASS" || c[4] == "SKIP")) {
+      problems.insert(c[0]);
+      variants.insert(c[3]);
+    }
+  }
+  EXPECT_EQ(problems, (std::set<std::string>{"small_n2_c64_hw256_g8", "small_n2_c96_hw100_g12"}))
+      << describe(r);
+  EXPECT_EQ(variants,
+            (std::set<std::string>{"seed", "gn_fused", "gn_fused_v4", "gn_fused2", "gn_fused2_v4"}))
+      << describe(r);
 }
 
 TEST_F(Cli, UnknownDeviceListsDevices) {

@@ -14,7 +14,7 @@ namespace gnbench {
 struct BenchOptions {
   ContextOptions context;
   std::vector<std::filesystem::path> kernel_folders;  // built-in folder first, then --kernels
-  std::vector<std::string> variants;                  // empty = every variant
+  std::vector<std::string> variants;                  // names or globs; empty = every variant
   uint32_t trials = 1;
   bool timing = true;
   bool cold = true;          // flush caches between samples

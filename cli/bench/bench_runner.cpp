@@ -7,6 +7,7 @@
 #include "bench/dump.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
+#include "config/name_patterns.hpp"
 #include "inputs/input_generator.hpp"
 #include "reference/group_norm.hpp"
 #include "runtime/bandwidth_probe.hpp"
@@ -59,16 +60,10 @@ BenchRunner::BenchRunner(BenchOptions options) : options_(std::move(options)) {
   if (options_.variants.empty()) {
     for (const auto& v : manifests_) selected_.push_back(&v);
   } else {
-    for (const auto& name : options_.variants) {
-      auto it = std::find_if(manifests_.begin(), manifests_.end(),
-                             [&](const auto& v) { return v.name == name; });
-      if (it == manifests_.end()) {
-        std::string known;
-        for (const auto& v : manifests_) known += (known.empty() ? "" : ", ") + v.name;
-        throw ConfigError("--variant '" + name + "': no such variant (variants: " + known + ")");
-      }
-      selected_.push_back(&*it);
-    }
+    std::vector<std::string> names;
+    for (const auto& v : manifests_) names.push_back(v.name);
+    for (size_t i : select_by_patterns(names, options_.variants, "--variant", "variants"))
+      selected_.push_back(&manifests_[i]);
   }
   ctx_ = std::make_unique<VulkanContext>(options_.context);
 }

@@ -18,7 +18,8 @@ namespace gnbench {
 
 struct RunCommand {
   std::vector<std::string> configs;
-  std::optional<Problem> one_off;  // from --batch/--channels/... flags
+  std::optional<Problem> one_off;     // from --batch/--channels/... flags
+  std::vector<std::string> problems;  // --problem: names or globs; empty = every problem
   BenchOptions bench;
   std::optional<std::filesystem::path> json_out, csv_out, md_out;
   bool force = false;  // replace existing output files

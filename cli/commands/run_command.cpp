@@ -9,6 +9,7 @@
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
+#include "config/name_patterns.hpp"
 #include "report/atomic_file.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
@@ -82,6 +83,14 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   }
   if (problems.empty())
     throw ConfigError("no problems: give a config file or --batch/--channels/--spatial/--groups");
+  if (!cmd.problems.empty()) {
+    std::vector<std::string> names;
+    for (const auto& p : problems) names.push_back(p.name);
+    std::vector<Problem> picked;
+    for (size_t i : select_by_patterns(names, cmd.problems, "--problem", "problems"))
+      picked.push_back(problems[i]);
+    problems = std::move(picked);
+  }
   std::pair<uint32_t, uint32_t> shard{1, 1};
   if (!cmd.shard.empty()) shard = parse_shard(cmd.shard);
   if (cmd.update_baseline) ensure_writable_target(*cmd.update_baseline, cmd.force, "--force");
