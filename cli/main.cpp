@@ -213,6 +213,11 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   compare_cmd->add_flag("--ignore-device", compare.options.ignore_device,
                         "Compare runs from different devices (correctness only)");
+  compare_cmd
+      ->add_option("--mode", compare.options.mode,
+                   "Timing mode to compare: cold, hot, or auto (cold when both runs have it)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "cold", "hot"}));
   compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON");
   compare_cmd->add_flag("--force", compare.force, "Replace an existing --json file");
   MergeCommand merge;

@@ -236,6 +236,37 @@ TEST(Compare, FewSamplesUseTheNoiseBandOnly) {
   EXPECT_EQ(r.exit_code, kCompareSlower);
 }
 
+// An entry timed cold and hot: the same cold times in both runs, hot 20 % slower.
+TEST(Compare, ModeChoosesTheTimingCompared) {
+  const auto with_hot = [](EntryRecord e, std::vector<double> hot_ns) {
+    TimingResult t;
+    t.mode = "hot";
+    t.total = summarize(hot_ns);
+    t.samples_ns = std::move(hot_ns);
+    t.noise_target_reached = true;
+    e.hot = t;
+    return e;
+  };
+  RunRecords base = run({with_hot(entry("p", "v", spread(100e3, 0.5e3)), spread(50e3, 0.2e3))});
+  RunRecords cur = run({with_hot(entry("p", "v", spread(100e3, 0.5e3)), spread(60e3, 0.2e3))});
+  CompareOptions o;
+  ComparisonReport r = compare_runs(base, cur, o);  // auto: cold, as the headline
+  EXPECT_EQ(find(r, "p/v").time.mode, "cold");
+  EXPECT_EQ(r.exit_code, kCompareOk);
+  o.mode = "hot";
+  r = compare_runs(base, cur, o);
+  EXPECT_EQ(find(r, "p/v").time.mode, "hot");
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kSlower);
+  EXPECT_EQ(r.exit_code, kCompareSlower);
+  // Asked for a mode one run lacks: not compared, and the reason says so.
+  RunRecords cold_only = run({entry("p", "v", spread(100e3, 0.5e3))});
+  r = compare_runs(cold_only, cur, o);
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kNone);
+  EXPECT_EQ(find(r, "p/v").time.reason, "not timed hot in both runs");
+  o.mode = "warm";
+  EXPECT_THROW(compare_runs(base, cur, o), ConfigError);
+}
+
 TEST(Compare, UntimedEntriesCompareCorrectnessOnly) {
   RunRecords base = run({entry("p", "v", spread(100e3, 1e3))});
   RunRecords cur = run({entry("p", "v", {})});

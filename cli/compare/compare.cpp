@@ -69,6 +69,8 @@ void validate_compare_options(const CompareOptions& options) {
   if (!std::isfinite(options.threshold) || options.threshold < 0)
     throw ConfigError("--threshold " + format("%g", options.threshold) +
                       ": must be a finite number >= 0");
+  if (options.mode != "auto" && options.mode != "cold" && options.mode != "hot")
+    throw ConfigError("--mode '" + options.mode + "': expected auto, cold or hot");
 }
 
 namespace {
@@ -82,21 +84,24 @@ bool same_shape(const Shape& a, const Shape& b) {
          a.groups == b.groups;
 }
 
-// Picks the timing mode both runs measured; cold first, as in the headline.
+// The timing mode to compare: the one asked for, or with "auto" the one both runs measured,
+// cold first as in the headline.
 std::pair<const TimingResult*, const TimingResult*> common_timing(const EntryRecord& b,
-                                                                  const EntryRecord& c) {
-  if (b.cold && c.cold) return {&*b.cold, &*c.cold};
-  if (b.hot && c.hot) return {&*b.hot, &*c.hot};
+                                                                  const EntryRecord& c,
+                                                                  const std::string& mode) {
+  if (mode != "hot" && b.cold && c.cold) return {&*b.cold, &*c.cold};
+  if (mode != "cold" && b.hot && c.hot) return {&*b.hot, &*c.hot};
   return {nullptr, nullptr};
 }
 
 TimeComparison compare_time(const EntryRecord& base, const EntryRecord& cur,
                             const CompareOptions& o) {
   TimeComparison t;
-  auto [b, c] = common_timing(base, cur);
+  auto [b, c] = common_timing(base, cur, o.mode);
   if (!b || !c) {
-    t.reason = base.headline() && cur.headline() ? "no timing mode measured in both runs"
-                                                 : "not timed in both runs";
+    t.reason = !base.headline() || !cur.headline() ? "not timed in both runs"
+               : o.mode == "auto"                  ? "no timing mode measured in both runs"
+                                                   : "not timed " + o.mode + " in both runs";
     return t;
   }
   if (!same_shape(base.problem.shape, cur.problem.shape)) {
@@ -279,7 +284,8 @@ json comparison_to_json(const ComparisonReport& r) {
             {"alpha", o.alpha},
             {"min_u_samples", o.min_u_samples},
             {"min_spread_samples", o.min_spread_samples},
-            {"ignore_device", o.ignore_device}}},
+            {"ignore_device", o.ignore_device},
+            {"mode", o.mode}}},
           {"baseline_device", r.base_device},
           {"current_device", r.cur_device},
           {"timing_compared", r.timing_compared},

@@ -26,6 +26,8 @@ struct CompareOptions {
   double error_growth = 10;       // note when the max scaled error grows by more than this
   double error_floor = 1e-7;      // scaled errors below this (float32 rounding) count as this
   bool ignore_device = false;     // different devices: compare correctness only
+  std::string mode = "auto";      // timing mode compared: "cold", "hot", or "auto" (cold when
+                                  // both runs measured it, else hot)
 };
 
 enum class TimeVerdict { kNone, kSame, kFaster, kSlower, kNoisy };
