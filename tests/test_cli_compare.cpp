@@ -102,10 +102,12 @@ TEST_F(CliCompare, TwoRunsOfTheSameCode) {
   for (const auto& name : names)
     EXPECT_NE(r.out.find(name), std::string::npos) << name << "\n" << r.out;
   EXPECT_NE(r.out.find("median us"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("  cold  "), std::string::npos) << r.out;  // the mode column
 
   std::ifstream in(dir_ / "cmp.json");
   nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_EQ(j["entries"].size(), names.size());
+  EXPECT_EQ(j["options"]["mode"], "auto");
   EXPECT_EQ(j["exit_code"], r.code);
   // An existing --json file is replaced only with --force.
   Shell again = sh(q(kBin) + " compare " + q(a) + " " + q(b) + " --json " + q(dir_ / "cmp.json"));

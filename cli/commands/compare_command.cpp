@@ -40,14 +40,15 @@ void print_comparison(std::ostream& out, const ComparisonReport& r,
   out << "baseline: " << baseline_label << " on " << r.base_device << "\n"
       << "current:  " << current_label << " on " << r.cur_device << "\n";
 
-  const std::vector<std::string> titles{"entry", "verdict", "median us", "change", "time"};
-  const std::vector<bool> left{true, true, false, false, true};
+  const std::vector<std::string> titles{"entry", "verdict", "mode", "median us", "change", "time"};
+  const std::vector<bool> left{true, true, true, false, false, true};
   std::vector<std::vector<std::string>> rows;
   for (const auto& e : r.entries) {
     const TimeComparison& t = e.time;
     std::string verdict = verdict_name(e.base_verdict) + " -> " + verdict_name(e.cur_verdict);
     if (e.correctness_regression) verdict += " !";
-    rows.push_back({e.name, verdict, median_us(t, false) + " -> " + median_us(t, true),
+    rows.push_back({e.name, verdict, t.mode.empty() ? "-" : t.mode,
+                    median_us(t, false) + " -> " + median_us(t, true),
                     t.mode.empty() ? "-" : format("%+.1f%%", 100 * t.change),
                     time_verdict_name(t.verdict)});
   }
