@@ -19,6 +19,15 @@ std::vector<double> spread(double center, double half_width, size_t n = 10) {
   return v;
 }
 
+TimingResult timing(const std::string& mode, std::vector<double> samples_ns) {
+  TimingResult t;
+  t.mode = mode;
+  t.total = summarize(samples_ns);
+  t.samples_ns = std::move(samples_ns);
+  t.noise_target_reached = true;
+  return t;
+}
+
 EntryRecord entry(const std::string& problem, const std::string& variant,
                   std::vector<double> samples_ns, Verdict verdict = Verdict::kPass,
                   double max_scaled = 1e-6) {
@@ -34,14 +43,7 @@ EntryRecord entry(const std::string& problem, const std::string& variant,
   t.pass = verdict == Verdict::kPass;
   e.verification.tensors.push_back(t);
   e.verification.pass = t.pass;
-  if (!samples_ns.empty()) {
-    TimingResult timing;
-    timing.mode = "cold";
-    timing.total = summarize(samples_ns);
-    timing.samples_ns = std::move(samples_ns);
-    timing.noise_target_reached = true;
-    e.cold = timing;
-  }
+  if (!samples_ns.empty()) e.cold = timing("cold", std::move(samples_ns));
   return e;
 }
 
@@ -239,12 +241,7 @@ TEST(Compare, FewSamplesUseTheNoiseBandOnly) {
 // An entry timed cold and hot: the same cold times in both runs, hot 20 % slower.
 TEST(Compare, ModeChoosesTheTimingCompared) {
   const auto with_hot = [](EntryRecord e, std::vector<double> hot_ns) {
-    TimingResult t;
-    t.mode = "hot";
-    t.total = summarize(hot_ns);
-    t.samples_ns = std::move(hot_ns);
-    t.noise_target_reached = true;
-    e.hot = t;
+    e.hot = timing("hot", std::move(hot_ns));
     return e;
   };
   RunRecords base = run({with_hot(entry("p", "v", spread(100e3, 0.5e3)), spread(50e3, 0.2e3))});
