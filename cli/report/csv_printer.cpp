@@ -51,13 +51,9 @@ std::string csv_report(const RunRecords& records) {
          "actual_bytes,gbps_required,pct_copy,message\n";
   for (const auto& e : records.entries) {
     // One row per timing mode measured, cold first; one row without timing if none was.
-    bool any = false;
-    for (const auto& t : {e.cold, e.hot})
-      if (t && t->total.samples) {
-        write_row(out, e, &*t, records.context.copy_gbps);
-        any = true;
-      }
-    if (!any) write_row(out, e, nullptr, records.context.copy_gbps);
+    const auto timings = e.timings();
+    for (const TimingResult* t : timings) write_row(out, e, t, records.context.copy_gbps);
+    if (timings.empty()) write_row(out, e, nullptr, records.context.copy_gbps);
   }
   return out.str();
 }

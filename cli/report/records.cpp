@@ -24,6 +24,13 @@ Verdict verdict_from_name(const std::string& name) {
   throw std::invalid_argument("unknown verdict '" + name + "'");
 }
 
+std::vector<const TimingResult*> EntryRecord::timings() const {
+  std::vector<const TimingResult*> out;
+  for (const auto* t : {&cold, &hot})
+    if (*t && (*t)->total.samples > 0) out.push_back(&**t);
+  return out;
+}
+
 double EntryRecord::worst_scaled_error() const {
   double worst = 0;
   for (const auto& t : verification.tensors) worst = std::max(worst, t.max_scaled);

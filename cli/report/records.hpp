@@ -44,6 +44,8 @@ struct EntryRecord {
 
   // Cold when measured, else hot; nullptr when not timed.
   const TimingResult* headline() const { return cold ? &*cold : hot ? &*hot : nullptr; }
+  // The modes that have samples, cold first (one CSV row each; both medians in the table).
+  std::vector<const TimingResult*> timings() const;
   double worst_scaled_error() const;
   std::string name() const { return problem.name + "/" + variant; }
 };

@@ -1,7 +1,6 @@
 #include "report/summary_rows.hpp"
 
 #include <algorithm>
-#include <optional>
 
 #include "report/format.hpp"
 
@@ -11,19 +10,16 @@ namespace {
 
 constexpr size_t kNoiseColumn = 10;  // "noise", after the (cold) median
 
-bool timed(const TimingResult* t) { return t && t->total.samples > 0; }
-bool timed(const std::optional<TimingResult>& t) { return t && t->total.samples > 0; }
-
 // Entries timed cold and hot get both medians, side by side as nvbench prints cold and batch
 // (hot) GPU times; the other timing columns are of the cold one.
 bool has_both_modes(const RunRecords& records) {
   return std::any_of(records.entries.begin(), records.entries.end(),
-                     [](const EntryRecord& e) { return timed(e.cold) && timed(e.hot); });
+                     [](const EntryRecord& e) { return e.timings().size() == 2; });
 }
 
 std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_modes) {
   const TimingResult* t = e.headline();
-  const bool has_time = timed(t);
+  const bool has_time = t && t->total.samples > 0;
   double gbps = has_time ? double(e.required_bytes) / t->total.median : 0;  // bytes/ns = GB/s
   std::string repro = !e.bitwise_reproducible ? "-" : *e.bitwise_reproducible ? "yes" : "NO";
   std::string noise =
@@ -45,9 +41,11 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_m
       noise,
       has_time ? format(gbps < 10 ? "%.2f" : "%.1f", gbps) : "-",
       has_time && copy_gbps > 0 ? format("%.1f%%", 100 * gbps / copy_gbps) : "-"};
-  if (both_modes)
+  if (both_modes) {
+    const auto timings = e.timings();  // cold, hot
     cells.insert(cells.begin() + kNoiseColumn + 1,
-                 timed(e.cold) && timed(e.hot) ? format("%.2f", e.hot->total.median / 1e3) : "-");
+                 timings.size() == 2 ? format("%.2f", timings[1]->total.median / 1e3) : "-");
+  }
   return cells;
 }
 
