@@ -14,10 +14,6 @@ seed_manifest = json.load(open(os.path.join(repo, 'kernels/seed.json')))
 out = sys.argv[1]
 os.makedirs(out + '/glsl', exist_ok=True)
 
-# Markers in the seed.
-GI_START = src.index('#if defined(ENTRY_GRAD_INPUT)')
-WB_START = src.index('#elif defined(ENTRY_GRAD_WEIGHT_BIAS)')
-
 def sub_once(text, old, new, start=0, end=None):
     end = len(text) if end is None else end
     region = text[start:end]
@@ -32,8 +28,8 @@ def in_weight_bias(text, old, new):
     wb = text.index('#elif defined(ENTRY_GRAD_WEIGHT_BIAS)')
     return sub_once(text, old, new, wb)
 
-def everywhere(text, old, new):
-    assert text.count(old) >= 1, old
+def everywhere(text, old, new, count=1):
+    assert text.count(old) == count, (old, text.count(old))
     return text.replace(old, new)
 
 variants = {}
@@ -64,7 +60,7 @@ variants['broken_missing_barrier'] = ('grad_input lacks the barrier after readin
 # 4. eps ignored.
 def eps_ignored(s):
     return everywhere(s, 'float inv_std = inversesqrt(variance + eps);',
-                      'float inv_std = inversesqrt(variance);  // BUG: eps ignored')
+                      'float inv_std = inversesqrt(variance);  // BUG: eps ignored', count=2)
 variants['broken_eps_ignored'] = ('inv_std = inversesqrt(variance): eps is ignored in both stages', eps_ignored)
 
 # 5. grad_weight and grad_bias swapped.
@@ -76,12 +72,9 @@ variants['broken_swap_wb'] = ('grad_weight_bias writes grad_bias where grad_weig
 
 # 6. Unbiased variance (factor M / (M - 1)).
 def variance_factor(s):
-    s = in_grad_input(s, 'float variance = wg_data2[0] / float(group_size) - mean * mean;',
-                      '// BUG: unbiased variance, a factor M / (M - 1) too large\n'
-                      '  float variance = (wg_data2[0] / float(group_size) - mean * mean) * float(group_size) / float(group_size - 1u);')
-    return in_weight_bias(s, 'float variance = wg_data2[0] / float(group_size) - mean * mean;',
-                          '// BUG: unbiased variance, a factor M / (M - 1) too large\n'
-                          '    float variance = (wg_data2[0] / float(group_size) - mean * mean) * float(group_size) / float(group_size - 1u);')
+    return everywhere(s, 'float variance = wg_data2[0] / float(group_size) - mean * mean;',
+                      'float variance = (wg_data2[0] / float(group_size) - mean * mean) * float(group_size) / '
+                      'float(group_size - 1u);  // BUG: unbiased variance, a factor M / (M - 1) too large', count=2)
 variants['broken_variance_factor'] = ('variance divided by M - 1 instead of M (unbiased) in both stages', variance_factor)
 
 # 7. grad_input rounded through float16.
