@@ -66,7 +66,7 @@ void main() {
     if (i < total) {
       const uint row = i / HWV;  // n*C + c
       const vec4 cf = coef[2u * row], km = coef[2u * row + 1u];  // (w, rstd, cA, k2), (K, mean)
-      dx_v[i] = cf.y * (cf.x * dys[k] - (cf.z + cf.w * ((xs[k] - km.x) - km.y)));
+      dx_v[i] = cf.y * (weighted(cf.x, dys[k]) - (cf.z + cf.w * ((xs[k] - km.x) - km.y)));
     }
   }
 #endif

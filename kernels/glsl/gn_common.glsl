@@ -26,6 +26,14 @@ float hsum(float v) { return v; }
 #error "VEC must be 1 or 4"
 #endif
 
+// w*dy rounded on its own ('precise' is SPIR-V NoContraction). grad_input subtracts
+// mean(w*dy) from it; fused into one FMA, the product's rounding error (times rstd) would
+// be left where the answer is 0, as in one-element groups (the H200 driver fuses).
+VT weighted(float w, VT dy) {
+  precise VT p = w * dy;
+  return p;
+}
+
 #if (WG_SIZE % SUBGROUP_SIZE) != 0
 #error "WG_SIZE must be a multiple of SUBGROUP_SIZE"
 #endif

@@ -166,7 +166,7 @@ void main() {
       if (((valid >> k) & 1u) != 0u) {
         const uint hw = jj * SUBGROUP_SIZE + lane;
         const float w = s_w[r];
-        dx_v[tile_base + r * HWV + hw] = rstd * (w * DY(k) - (cA + k2 * (d[k] - mean_t)));
+        dx_v[tile_base + r * HWV + hw] = rstd * (weighted(w, DY(k)) - (cA + k2 * (d[k] - mean_t)));
       }
       if (++jj == J) { jj = 0u; ++r; }
     }

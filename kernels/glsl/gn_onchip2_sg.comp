@@ -164,7 +164,7 @@ void group_kernel(const uint ng) {
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) t[k] = DYV(k);
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       if (((valid >> k) & 1u) != 0u)
-        dx_v[SLOT_IDX(rp, jjp)] = rstd * (s_w[rp] * t[k] - (cA + k2 * (d[k] - mean)));
+        dx_v[SLOT_IDX(rp, jjp)] = rstd * (weighted(s_w[rp], t[k]) - (cA + k2 * (d[k] - mean)));
       NEXT_SLOT(rp, jjp)
     }
   }

@@ -297,7 +297,7 @@ void main() {
       [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
         if (SLOT_OK(kb + i, jjp)) {
           const float w = weight[g * CPG + rp];
-          dx_v[SLOT_IDX(rp, jjp)] = rstd * (w * t[i] - (cA + k2 * (d[kb + i] - mean_t)));
+          dx_v[SLOT_IDX(rp, jjp)] = rstd * (weighted(w, t[i]) - (cA + k2 * (d[kb + i] - mean_t)));
         }
         NEXT_SLOT(rp, jjp)
       }
