@@ -374,6 +374,38 @@ TEST_F(Cli, BrokenKernelExitsOne) {
   EXPECT_NE(r.out.find("unwritten"), std::string::npos) << describe(r);
 }
 
+// A declared "fail" that passes is reported as an unexpected pass (XPASS: not a failure of the
+// run, but compare calls it a regression); "may_fail" (a failure that depends on the device)
+// is XFAIL when it fails and PASS when it passes.
+TEST_F(Cli, ExpectationsJudgeVerdicts) {
+  auto config = [&](const std::string& verdict) {
+    const fs::path path = work / (verdict + ".json");
+    std::ofstream(path) << R"({"problems": [{"name": "p", "batch": 2, "channels": 8, "spatial": 16,
+        "groups": 4, "expect": {"verdict": ")"
+                        << verdict
+                        << R"(", "reason": "test", "variants": ["seed", "broken_skip_tail"]}}]})";
+    return quote(path.string());
+  };
+  auto verdict_of = [](const Result& r, const std::string& variant) {
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+      const auto c = cells(line);
+      if (c.size() > 4 && c[0] == "p" && c[3] == variant) return c[4];
+    }
+    return std::string("(no row)");
+  };
+  const std::string broken = " --kernels " + quote(std::string(GNBENCH_BROKEN_KERNELS_DIR));
+  Result r = gnbench("run " + config("fail") + " --variant seed --no-timing -q");
+  EXPECT_EQ(r.code, 0) << describe(r);
+  EXPECT_EQ(verdict_of(r, "seed"), "XPASS") << describe(r);
+  r = gnbench("run " + config("may_fail") + " --variant seed --no-timing -q");
+  EXPECT_EQ(r.code, 0) << describe(r);
+  EXPECT_EQ(verdict_of(r, "seed"), "PASS") << describe(r);
+  r = gnbench("run " + config("may_fail") + broken + " --variant broken_skip_tail --no-timing -q");
+  EXPECT_EQ(r.code, 0) << describe(r);
+  EXPECT_EQ(verdict_of(r, "broken_skip_tail"), "XFAIL") << describe(r);
+}
+
 // ---- run --dump ----
 
 TEST_F(Cli, DumpWritesInputsReferenceAndOutputs) {

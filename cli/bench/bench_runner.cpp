@@ -41,13 +41,14 @@ uint64_t required_bytes(const Shape& s) {
   return 4 * (3 * s.elements() + 3 * uint64_t{s.channels});
 }
 
-// Expected failures turn FAIL into XFAIL and PASS into XPASS.
+// Expected failures turn FAIL into XFAIL, and PASS into XPASS unless declared may_fail.
 void apply_expectation(EntryRecord& e) {
   if (!e.problem.expect.applies_to(e.variant)) return;
   if (e.verdict == Verdict::kFail) {
     e.verdict = Verdict::kXFail;
     e.message = "expected failure (" + e.problem.expect.reason + "): " + e.message;
-  } else if (e.verdict == Verdict::kPass) {
+  } else if (e.verdict == Verdict::kPass &&
+             e.problem.expect.outcome == Expectation::Outcome::kFail) {
     e.verdict = Verdict::kXPass;
     e.message = "unexpected pass: declared expected to fail (" + e.problem.expect.reason + ")";
   }

@@ -249,12 +249,14 @@ Expectation parse_expect(const json& v, const Ctx& ctx) {
   check_keys(v, {"verdict", "reason", "variants"}, ctx, "expect");
   Expectation e;
   if (!v.contains("verdict"))
-    ctx.fail_field("expect.verdict", nullptr, "missing (required: \"fail\" or \"pass\")");
+    ctx.fail_field("expect.verdict", nullptr,
+                   "missing (required: \"fail\", \"may_fail\" or \"pass\")");
   const json& verdict = v.at("verdict");
-  std::string s = get_string(verdict, ctx, "expect.verdict");
-  if (s != "fail" && s != "pass")
-    ctx.fail_field("expect.verdict", &verdict, "must be \"fail\" or \"pass\"");
-  e.expect_fail = s == "fail";
+  const std::string s = get_string(verdict, ctx, "expect.verdict");
+  const auto outcome = expectation_outcome(s);
+  if (!outcome)
+    ctx.fail_field("expect.verdict", &verdict, "must be \"fail\", \"may_fail\" or \"pass\"");
+  e.outcome = *outcome;
   if (v.contains("reason")) e.reason = get_string(v.at("reason"), ctx, "expect.reason");
   if (v.contains("variants")) {
     const json& vs = v.at("variants");

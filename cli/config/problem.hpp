@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,20 +43,41 @@ struct Tolerances {
 };
 
 // A declared expected failure: this problem is known to break the listed variants
-// (all variants when empty). Reported as XFAIL, not as a regression.
+// (all variants when empty). Reported as XFAIL, not as a regression. kMayFail is for
+// failures that depend on the device (such as a compiler fusing a*b - c into one FMA): a
+// failure is XFAIL and a pass is PASS, where kFail calls the pass unexpected (XPASS).
 struct Expectation {
-  bool expect_fail = false;
+  enum class Outcome { kPass, kFail, kMayFail };
+  Outcome outcome = Outcome::kPass;
   std::string reason;
   std::vector<std::string> variants;
 
+  bool declared() const { return outcome != Outcome::kPass; }
   bool applies_to(const std::string& variant) const {
-    if (!expect_fail) return false;
+    if (!declared()) return false;
     if (variants.empty()) return true;
     for (const auto& v : variants)
       if (v == variant) return true;
     return false;
   }
 };
+
+// The config and results-file spelling of an outcome: "pass", "fail", "may_fail".
+inline const char* outcome_name(Expectation::Outcome o) {
+  switch (o) {
+    case Expectation::Outcome::kPass: return "pass";
+    case Expectation::Outcome::kFail: return "fail";
+    case Expectation::Outcome::kMayFail: return "may_fail";
+  }
+  return "?";
+}
+
+inline std::optional<Expectation::Outcome> expectation_outcome(const std::string& name) {
+  for (auto o :
+       {Expectation::Outcome::kPass, Expectation::Outcome::kFail, Expectation::Outcome::kMayFail})
+    if (name == outcome_name(o)) return o;
+  return std::nullopt;
+}
 
 struct Problem {
   std::string name;

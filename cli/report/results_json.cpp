@@ -35,9 +35,10 @@ json problem_to_json(const Problem& p) {
           {{"grad_input", tol(p.tolerances.grad_input)},
            {"grad_weight", tol(p.tolerances.grad_weight)},
            {"grad_bias", tol(p.tolerances.grad_bias)}}}};
-  if (p.expect.expect_fail)
-    j["expect"] = {
-        {"verdict", "fail"}, {"reason", p.expect.reason}, {"variants", p.expect.variants}};
+  if (p.expect.declared())
+    j["expect"] = {{"verdict", outcome_name(p.expect.outcome)},
+                   {"reason", p.expect.reason},
+                   {"variants", p.expect.variants}};
   return j;
 }
 
@@ -52,7 +53,9 @@ Problem problem_from_json(const json& j) {
   const json& t = j.at("tolerances");
   p.tolerances = {tol(t.at("grad_input")), tol(t.at("grad_weight")), tol(t.at("grad_bias"))};
   if (j.contains("expect"))
-    p.expect = {true, j["expect"].at("reason"),
+    p.expect = {expectation_outcome(j["expect"].value("verdict", "fail"))
+                    .value_or(Expectation::Outcome::kFail),
+                j["expect"].at("reason"),
                 j["expect"].at("variants").get<std::vector<std::string>>()};
   return p;
 }
