@@ -279,6 +279,13 @@ TEST_F(Cli, StageTimesOnlyOnRequest) {
   ASSERT_EQ(probes.size(), 2u) << g.dump();
   EXPECT_DOUBLE_EQ(g.at("copy_bandwidth").at("gbps").get<double>(),
                    std::max(probes[0].get<double>(), probes[1].get<double>()));
+  // Each probe's reading is the fastest of its buffer pairs (one on a CPU device).
+  const json& pairs = g.at("copy_bandwidth").at("pairs_gbps");
+  ASSERT_EQ(pairs.size(), 2u) << g.dump();
+  for (size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(pairs[i].size(), 1u) << g.dump();
+    EXPECT_DOUBLE_EQ(pairs[i][0].get<double>(), probes[i].get<double>());
+  }
   EXPECT_TRUE(record(doc).at("hot").at("stages").empty());
   EXPECT_GT(record(doc).at("hot").at("ns").at("median").get<double>(), 0.0);
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <vector>
 
 #include "runtime/vulkan_context.hpp"
 #include "timing/statistics.hpp"
@@ -11,13 +12,19 @@
 namespace gnbench {
 
 struct CopyBandwidth {
-  uint64_t bytes_per_copy = 0;  // read + write
-  Statistics time_ns;
-  double gbps = 0;  // bytes_per_copy / median
+  uint64_t bytes_per_copy = 0;     // read + write
+  Statistics time_ns;              // of the fastest buffer pair
+  double gbps = 0;                 // bytes_per_copy / median, the fastest buffer pair
+  std::vector<double> pairs_gbps;  // every buffer pair's reading, in order
 };
 
+// Copies between `pairs` freshly allocated buffer pairs in turn and keeps the fastest: on
+// the H200 a pair copies at either ~4200 or ~1720 GB/s, whatever its size, depending on
+// where the allocation lands (GPU-host run 19: 128 MiB to 1.5 GiB, 48 pairs, a third slow).
+// Nothing copies faster than the device can, so the fastest pair is its ceiling. A CPU
+// device measures one pair.
 CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx,
                                      const std::filesystem::path& kernels_folder,
-                                     uint32_t samples = 30);
+                                     uint32_t samples = 30, uint32_t pairs = 4);
 
 }  // namespace gnbench
