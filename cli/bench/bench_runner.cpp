@@ -106,8 +106,8 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
 
   // The copy probe runs before the entries and again after them, each over several fresh
   // buffer pairs; the highest reading counts (nothing copies faster than the device can).
-  // On the H200 a buffer pair copies at ~4200 or ~1720 GB/s depending on where it lands
-  // (runs 12-19), which one pair per probe could not tell from a slow device.
+  // On the H200 a copy runs at ~4200 or ~1720 GB/s, changing between buffer pairs and
+  // probes (runs 12-19); a single reading could not tell that from a slow device.
   const bool probe = options_.timing && options_.measure_copy_bandwidth;
   std::vector<CopyBandwidth> probes;
   auto record_probe = [&] {

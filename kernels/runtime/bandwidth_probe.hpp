@@ -18,11 +18,11 @@ struct CopyBandwidth {
   std::vector<double> pairs_gbps;  // every buffer pair's reading, in order
 };
 
-// Copies between `pairs` freshly allocated buffer pairs in turn and keeps the fastest: on
-// the H200 a pair copies at either ~4200 or ~1720 GB/s, whatever its size, depending on
-// where the allocation lands (GPU-host run 19: 128 MiB to 1.5 GiB, 48 pairs, a third slow).
-// Nothing copies faster than the device can, so the fastest pair is its ceiling. A CPU
-// device measures one pair.
+// Copies between `pairs` freshly allocated buffer pairs in turn and keeps the fastest. On
+// the H200 a pair copies at either ~4200 or ~1720 GB/s whatever its size, the mode changing
+// between consecutive pairs or lasting a whole probe (GPU-host run 19: 48 pairs of 64 MiB
+// to 1.5 GiB, a third slow; cause not found). Nothing copies faster than the device can,
+// so the fastest pair is its ceiling. A CPU device measures one pair.
 CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx,
                                      const std::filesystem::path& kernels_folder,
                                      uint32_t samples = 30, uint32_t pairs = 4);
