@@ -11,6 +11,7 @@
 #include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -542,7 +543,8 @@ std::string shipped(const std::string& name) {
 }
 
 TEST(ShippedConfigs, AllLoad) {
-  for (const char* name : {"default.json", "standard.json", "edge.json", "numerics.json"}) {
+  for (const char* name :
+       {"default.json", "standard.json", "edge.json", "numerics.json", "numerics_standard.json"}) {
     SCOPED_TRACE(name);
     std::vector<Problem> problems;
     ASSERT_NO_THROW(problems = load_config_file(shipped(name)));
@@ -622,6 +624,30 @@ TEST(ShippedConfigs, NumericsDeclaresSeedFailuresForLargeMeans) {
   }
   EXPECT_EQ(kinds, (std::set<std::string>{"large_mean", "near_constant", "weight_zeros",
                                           "heavy_tail", "grad_scale", "uniform"}));
+}
+
+// numerics_standard.json: every standard shape under each hard distribution, the seed's
+// variance failures declared as in numerics.json.
+TEST(ShippedConfigs, NumericsStandardCoversEveryStandardShape) {
+  std::map<std::string, Shape> standard;
+  for (const auto& p : load_config_file(shipped("standard.json"))) standard[p.name] = p.shape;
+  std::map<std::string, std::set<std::string>> kinds_per_shape;
+  for (const auto& p : load_config_file(shipped("numerics_standard.json"))) {
+    SCOPED_TRACE(p.name);
+    const std::string base = p.name.substr(0, p.name.find("_" + p.distribution.kind));
+    ASSERT_TRUE(standard.count(base));
+    EXPECT_EQ(p.shape.elements(), standard[base].elements());
+    EXPECT_EQ(p.shape.groups, standard[base].groups);
+    EXPECT_EQ(p.shape.spatial, standard[base].spatial);
+    kinds_per_shape[base].insert(p.distribution.kind);
+    const bool cancels =
+        p.distribution.kind == "large_mean" || p.distribution.kind == "near_constant";
+    EXPECT_EQ(p.expect.applies_to("seed"), cancels);
+    EXPECT_FALSE(p.expect.applies_to("gn_fused_v4"));
+  }
+  EXPECT_EQ(kinds_per_shape.size(), standard.size());
+  for (const auto& [name, kinds] : kinds_per_shape)
+    EXPECT_EQ(kinds, (std::set<std::string>{"large_mean", "near_constant", "heavy_tail"})) << name;
 }
 
 // ---- device limits ----
