@@ -14,6 +14,7 @@
 
 #include "config/config_error.hpp"
 #include "runtime/manifest.hpp"
+#include "runtime/shader_compiler.hpp"
 
 namespace gnbench {
 namespace {
@@ -51,6 +52,37 @@ TEST(Manifest, ShippedKernelsLoad) {
     for (const auto& s : v.stages) EXPECT_TRUE(fs::is_regular_file(s.shader)) << s.shader;
   }
   EXPECT_TRUE(names.count("seed"));
+}
+
+// Every gn_* stage that writes grad_input keeps w*dy a product of its own (a `precise` one,
+// SPIR-V NoContraction): fused into an FMA with the subtraction of mean(w*dy), one-element
+// groups get rounding error instead of 0 (the H200, GPU-host run 19). lavapipe does not
+// fuse, so the outputs alone cannot guard this here; the compiled module can.
+TEST(Manifest, GradInputStagesKeepTheirProductUnfused) {
+  auto has_no_contraction = [](const std::vector<uint32_t>& spirv) {
+    constexpr uint32_t kOpDecorate = 71, kNoContraction = 42;
+    for (size_t i = 5; i < spirv.size(); i += spirv[i] >> 16) {
+      if ((spirv[i] >> 16) == 0) return false;  // malformed: stop rather than loop
+      if ((spirv[i] & 0xffff) == kOpDecorate && spirv[i + 2] == kNoContraction) return true;
+    }
+    return false;
+  };
+  std::set<std::pair<fs::path, std::map<std::string, std::string>>> seen;
+  for (const auto& v : load_manifests({kKernels})) {
+    if (v.name == "seed") continue;  // the seed keeps its own arithmetic (edge.json: may_fail)
+    for (const auto& stage : v.stages) {
+      if (std::find(stage.bindings.begin(), stage.bindings.end(), "grad_input") ==
+          stage.bindings.end())
+        continue;
+      auto defines = stage.defines;
+      defines["WG_SIZE"] = std::to_string(stage.workgroup_size);
+      defines["SUBGROUP_SIZE"] = "32";
+      if (!seen.insert({stage.shader, defines}).second) continue;
+      EXPECT_TRUE(has_no_contraction(compile_glsl(stage.shader, defines)))
+          << v.name << " stage " << stage.name;
+    }
+  }
+  EXPECT_GT(seen.size(), 5u);
 }
 
 TEST(Manifest, SeedHasTwoStages) {
