@@ -381,9 +381,9 @@ TEST_F(Cli, BrokenKernelExitsOne) {
   EXPECT_NE(r.out.find("unwritten"), std::string::npos) << describe(r);
 }
 
-// A declared "fail" that passes is reported as an unexpected pass (XPASS: not a failure of the
-// run, but compare calls it a regression); "may_fail" (a failure that depends on the device)
-// is XFAIL when it fails and PASS when it passes.
+// A declared "fail" that passes is reported as an unexpected pass (XPASS, not a failure of the
+// run); "may_fail" (a failure that depends on the device) is XFAIL when it fails and PASS when
+// it passes.
 TEST_F(Cli, ExpectationsJudgeVerdicts) {
   auto config = [&](const std::string& verdict) {
     const fs::path path = work / (verdict + ".json");
