@@ -136,6 +136,22 @@ TEST(SummaryTable, BothModesShowColdAndHotMedians) {
   EXPECT_EQ(t.rows[1][at("hot us")], "-");
 }
 
+// Copy probe readings that disagree (the H200's two modes) are pointed out under the table.
+TEST(SummaryNotes, CopyProbeSpreadIsNoted) {
+  auto notes_with = [](const nlohmann::json& pairs) {
+    RunRecords r = run({entry("a", 2000, {})}, "cold");
+    r.context.copy_bandwidth = {{"gbps", 4212.0}, {"pairs_gbps", pairs}};
+    std::string all;
+    for (const auto& n : summary_notes(r)) all += n + "\n";
+    return all;
+  };
+  const std::string spread = notes_with({{1694.0, 2136.0}, {4200.0, 4212.0}});
+  EXPECT_NE(spread.find("copy probe's buffer pairs read 1694 to 4212 GB/s"), std::string::npos)
+      << spread;
+  EXPECT_EQ(notes_with({{4150.0, 4212.0}, {4200.0}}).find("copy probe"), std::string::npos);
+  EXPECT_EQ(notes_with(nlohmann::json::array()).find("copy probe"), std::string::npos);
+}
+
 TEST(MarkdownReport, TableHasTheSummaryColumns) {
   const std::string md = markdown_report(run({entry("a", 2000, 1500)}, "cold+hot"));
   std::istringstream in(md);
