@@ -21,7 +21,8 @@ struct CopyBandwidth {
 // Copies between `pairs` freshly allocated buffer pairs in turn and keeps the fastest. On
 // the H200 a pair copies at either ~4200 or ~1720 GB/s whatever its size, the mode changing
 // between consecutive pairs or lasting a whole probe (GPU-host run 19: 48 pairs of 64 MiB
-// to 1.5 GiB, a third slow; cause not found). Nothing copies faster than the device can,
+// to 1.5 GiB, a third slow; in other calls all four pairs of the first or of the second
+// probe; cause not found). Nothing copies faster than the device can,
 // so the fastest pair is its ceiling. A CPU device measures one pair.
 CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx,
                                      const std::filesystem::path& kernels_folder,
