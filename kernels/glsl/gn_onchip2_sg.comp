@@ -112,7 +112,9 @@ void group_kernel(const uint ng) {
   const float n_s = sc.y;
   const float mhat = n_s > 0.0 ? sc.x / n_s : 0.0;
   {
-    VT se = VZERO, se2 = VZERO;  // se stays 0: see nb and c0 below
+    // se stays 0 (sum(e) is no longer taken): this is the source measured in run 19, and
+    // dropping it changes the compiled module.
+    VT se = VZERO, se2 = VZERO;
     vec2 seg = vec2(0.0);
     uint jjp = jj_start, seg_start = q0;
     VT t[SLOTS];  // grad_out, read (from registers or shared memory) before any use
@@ -159,10 +161,6 @@ void group_kernel(const uint ng) {
   // this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
   const float cA = T.y / M;
   const float k2 = rstd * rstd * (T.z / M);
-  // Unused, and kept on purpose: with this line (and se, which stays 0, above) the SPIR-V is
-  // byte for byte the module measured at 94.4 us on resnet50gn_256x56x56 (run 19); without
-  // it the module differs only in its ids, and the H200's compiler made 116.5 us of that.
-  const float nb = -rstd * k2, c0 = rstd * (k2 * mean - cA);
   {
     uint rp = r_start, jjp = jj_start;
     VT t[SLOTS];
