@@ -1,0 +1,173 @@
+#version 450
+// Stage 1 of the gn_onchip2 variants: one workgroup per (n, group) holds the whole group in
+// registers (the manifest's `when` guarantees it fits), so x and grad_out are read once:
+// grad_input from the registers (3T of traffic) and per-(n, c) partials
+// (rstd * sum dy*(x-mean), sum dy) for grad_weight / grad_bias, which gn_apply.comp
+// (ENTRY_DWDB) reduces over n in a second dispatch.
+//
+// The same on-chip algorithm as gn_tile.comp's ENTRY_ONCHIP, kept in a file of its own:
+// these builds measured faster in this form (H200 runs 3 and 9, docs/gpu-log.md), with the
+// weight prefetch of run 10 and the DY_SHARED option of run 14.
+//
+// A chunk is SUBGROUP_SIZE * VEC consecutive elements of one row (channel), loaded by one
+// subgroup. Subgroup s owns the KQ consecutive chunks [s*KQ, (s+1)*KQ) of the group
+// (row-major), SLOTS at most, so its chunks change row rarely and the per-row sums need
+// one subgroupAdd per (subgroup, row) segment, not one per chunk.
+//
+// Statistics are taken on d = x - K, K = x at the group's first element (x - K is exact for
+// large-mean data). Corrected two-pass: m^ = sum(d)/M, then e = d - m^, the mean is
+// m^ + sum(e)/M and M2 = sum(e^2) - sum(e)^2/M (Chan, Golub, LeVeque), which stays accurate
+// even when K is an outlier of the group.
+#define PARAMS_BINDING 5
+#include "../../kernels/glsl/gn_common.glsl"
+
+#ifndef SLOTS
+#error "define SLOTS (chunks per subgroup held in registers)"
+#endif
+#if SLOTS > 32
+#error "SLOTS > 32 does not fit the validity bit mask"
+#endif
+#define QCAP (NUM_SG * SLOTS)
+
+layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
+layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
+layout(std430, set = 0, binding = 2) readonly buffer WBuf { float weight[]; };
+layout(std430, set = 0, binding = 3) writeonly buffer DxBuf { VT dx_v[]; };
+layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
+
+// Segment sums (sum dy, sum dy*e), stored at the chunk index where the segment starts.
+shared vec2 s_seg[QCAP];
+// DY_SHARED: the first DY_SHARED slots of grad_out live in shared memory instead of
+// registers (each invocation reads back only what it wrote: no barrier needed), for builds
+// whose registers are the limit.
+#ifndef DY_SHARED
+#define DY_SHARED 0
+#endif
+#if DY_SHARED > 0
+shared VT s_dy[DY_SHARED * WG_SIZE];
+#define DY(k) ((k) < DY_SHARED ? s_dy[(k) * WG_SIZE + gl_LocalInvocationID.x] : dy[k])
+#else
+#define DY(k) dy[k]
+#endif
+// The group's weights. CPG <= Q <= QCAP, and the manifests also require CPG <= 1024, which
+// keeps lavapipe's scalar 1024-invocation build (subgroup 8: QCAP 3200) within 32 KiB.
+#define W_CAP (QCAP < 1024 ? QCAP : 1024)
+shared float s_w[W_CAP];
+DEFINE_WG_SUM(wg_sum_d, float, 0.0)
+DEFINE_WG_SUM(wg_sum_e, vec2, vec2(0.0))
+DEFINE_WG_SUM(wg_sum_w, vec2, vec2(0.0))
+
+void main() {
+  const uint C = params.channels, HW = params.spatial, G = params.num_groups;
+  const uint CPG = C / G;
+  const uint HWV = HW / VEC;                                   // row length in VT units
+  const uint cpr = (HWV + SUBGROUP_SIZE - 1) / SUBGROUP_SIZE;  // chunks per row
+
+  const uint ng = linear_workgroup_id();
+  if (ng >= params.batch * G) return;  // idle workgroups of a folded dispatch
+  const uint n = ng / G, g = ng % G;
+  const uint J = cpr;             // chunks per row
+  const uint Q = CPG * J;         // chunks in the group
+  const float M = float(CPG * HW);  // elements in the group
+  const uint group_row = n * C + g * CPG;  // [N*C] row index of the group's first channel
+  const uint tile_base = group_row * HWV;
+
+  // Needed only after the statistics: issued first, the weights' latency hides behind the
+  // tile loads instead of adding two global round trips after the reductions.
+  const float w_pre = gl_LocalInvocationID.x < CPG ? weight[g * CPG + gl_LocalInvocationID.x] : 0.0;
+#if VEC == 4
+  const float K = x_v[group_row * HWV].x;
+#else
+  const float K = x_v[group_row * HWV];
+#endif
+
+  const uint s = gl_SubgroupID, lane = gl_SubgroupInvocationID;
+  const uint KQ = (Q + NUM_SG - 1) / NUM_SG;  // chunks per subgroup (<= SLOTS by the manifest)
+  const uint q0 = s * KQ;
+  const uint r_start = q0 / J, jj_start = q0 - r_start * J;
+
+  // Load: every slot's loads are issued before any is used.
+  VT d[SLOTS], dy[SLOTS];
+  uint valid = 0u;
+  {
+    uint r = r_start, jj = jj_start;
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      const uint hw = jj * SUBGROUP_SIZE + lane;
+      const bool ok = k < KQ && q0 + k < Q && hw < HWV;
+      d[k] = VZERO;
+      dy[k] = VZERO;
+      if (ok) {
+        const uint idx = tile_base + r * HWV + hw;
+        d[k] = x_v[idx] - K;
+        dy[k] = dy_v[idx];
+        valid |= 1u << k;
+      }
+      if (++jj == J) { jj = 0u; ++r; }
+    }
+  }
+
+#if DY_SHARED > 0
+  // After every load is issued: the stores wait for their data.
+  [[unroll]] for (uint k = 0; k < DY_SHARED; ++k) s_dy[k * WG_SIZE + gl_LocalInvocationID.x] = dy[k];
+#endif
+  // Pass 1: provisional tile mean of d.
+  VT acc = VZERO;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
+  // Published by wg_sum_d's barrier.
+  if (gl_LocalInvocationID.x < CPG) s_w[gl_LocalInvocationID.x] = w_pre;
+  for (uint rr = gl_LocalInvocationID.x + WG_SIZE; rr < CPG; rr += WG_SIZE) s_w[rr] = weight[g * CPG + rr];
+  const float mhat = wg_sum_d(hsum(acc)) / M;
+
+  // Pass 2: e = d - mhat; sum e, sum e^2 per subgroup; (sum dy, sum dy*e) per segment.
+  {
+    VT se = VZERO, se2 = VZERO;
+    vec2 seg = vec2(0.0);
+    uint jj = jj_start, seg_start = q0;
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      if (k < KQ && q0 + k < Q) {  // uniform in the subgroup
+        const VT e = ((valid >> k) & 1u) != 0u ? d[k] - mhat : VZERO;
+        se2 += e * e;
+        seg += vec2(hsum(DY(k)), hsum(DY(k) * e));
+        ++jj;
+        if (jj == J || k + 1 == KQ || q0 + k + 1 == Q) {  // segment ends: row or range ends
+          const vec2 tot = subgroupAdd(seg);
+          if (subgroupElect()) s_seg[seg_start] = tot;
+          seg = vec2(0.0);
+          seg_start = q0 + k + 1;
+          if (jj == J) jj = 0u;
+        }
+      }
+    }
+    // wg_sum_e's barrier also publishes s_seg.
+    const vec2 E = wg_sum_e(vec2(hsum(se), hsum(se2)));
+    const float corr = 0.0;  // mean of e
+    const float mean_t = mhat + corr;
+    const float m2 = max(E.y - E.x * corr, 0.0);
+    const float rstd = inversesqrt(m2 / M + uintBitsToFloat(params.eps_bits));
+    // Row totals: the segment at the row's start, plus one per subgroup starting inside it.
+    vec2 wsum = vec2(0.0);
+    for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) {
+      vec2 tot = s_seg[rr * J];
+      for (uint s2 = (rr * J) / KQ + 1u; s2 < NUM_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[s2 * KQ];
+      const float A = tot.x;
+      const float B = tot.y - corr * tot.x;  // sum dy*(d - mean_t)
+      wsum += s_w[rr] * vec2(A, B);
+      part[group_row + rr] = vec2(rstd * B, A);
+    }
+    const vec2 W = wg_sum_w(wsum);
+    // grad_input = rstd * (w*dy - mean(w*dy) - rstd^2 * mean(w*dy*(x-mean)) * (x-mean)).
+    // Kept in this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
+    const float cA = W.x / M;
+    const float k2 = rstd * rstd * (W.y / M);
+    uint r = r_start;
+    jj = jj_start;
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      if (((valid >> k) & 1u) != 0u) {
+        const uint hw = jj * SUBGROUP_SIZE + lane;
+        const float w = s_w[r];
+        dx_v[tile_base + r * HWV + hw] = rstd * (weighted(w, DY(k)) - (cA + k2 * (d[k] - mean_t)));
+      }
+      if (++jj == J) { jj = 0u; ++r; }
+    }
+  }
+}
