@@ -4,19 +4,18 @@
 // traffic) with per-subgroup statistics and a single barrier.
 //
 // Each subgroup takes the two-pass statistics of its own chunks: n_s, its mean
-// m^_s = sum(d)/n_s, then e = d - m^_s and M2_s = sum(e^2), with d = x - K as in
-// gn_onchip2.comp (the rounded m^_s as the mean: its error adds n_s*(m^_s - mean)^2 to M2_s,
-// second order; the corrected form, mean_s = m^_s + sum(e)/n_s and M2_s - sum(e)^2/n_s,
-// cost an add per element: resnet50gn_256x56x56 99.3 us against 94.4 without, run 19);
-// and its segments' (sum dy, sum dy*(d - m^_s)). Only subgroup operations so far: a subgroup whose loads
-// arrive early finishes while the others still wait. One barrier publishes the records,
-// and every subgroup merges them itself, in subgroup order: mean = sum(n_s mean_s)/M,
-// M2 = sum(M2_s + n_s (mean_s - mean)^2) (Chan), each segment re-centred by
-// (m^_s - mean) * sum dy. gn_onchip2.comp needs three barriers (mean, M2, weighted row
-// totals). H200 run 16: resnet50gn_256x56x56 115 -> 99 us hot, sd_unet_640x32x32 33.7 ->
-// 30.9; slower on groups of many short rows (resnet50gn_2048x7x7: 29.4 -> 35.2 us), where
-// every subgroup redoing all the row totals costs more than the barriers it saves, so the
-// 256-invocation builds keep gn_onchip2.comp.
+// mean_s = sum(d)/n_s, then e = d - mean_s and M2_s = sum(e^2), with d = x - K as in
+// gn_onchip2.comp (the rounded mean_s: its error adds n_s*(error)^2 to M2_s, second order;
+// the corrected form with sum(e) cost an add per element: resnet50gn_256x56x56 99.3 us
+// against 94.4 without, run 19); and its segments' (sum dy, sum dy*e). Only subgroup
+// operations so far: a subgroup whose loads arrive early finishes while the others still
+// wait. One barrier publishes the records, and every subgroup merges them itself, in
+// subgroup order: mean = sum(n_s mean_s)/M, M2 = sum(M2_s + n_s (mean_s - mean)^2) (Chan),
+// each segment re-centred by (mean_s - mean) * sum dy. gn_onchip2.comp needs three barriers
+// (mean, M2, weighted row totals). H200 run 16: resnet50gn_256x56x56 115 -> 99 us hot,
+// sd_unet_640x32x32 33.7 -> 30.9; slower on groups of many short rows (resnet50gn_2048x7x7:
+// 29.4 -> 35.2 us), where every subgroup redoing all the row totals costs more than the
+// barriers it saves, so the 256-invocation builds keep gn_onchip2.comp.
 //
 // Kept apart from gn_onchip2.comp on purpose: the same arithmetic written as a switch inside
 // that file ran 111 us on resnet50gn_256x56x56 (its loads and loop shapes differ). The loops
@@ -33,8 +32,8 @@ layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
 layout(std430, set = 0, binding = 2) readonly buffer WBuf { float weight[]; };
 layout(std430, set = 0, binding = 3) writeonly buffer DxBuf { VT dx_v[]; };
 layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };
-shared vec2 s_seg[QCAP];     // (sum dy, sum dy*(d - m^_s)) of a segment, at its first chunk
-shared vec4 s_stat[NUM_SG];  // (n_s, mean_s, M2_s, m^_s) of each subgroup's chunks
+shared vec2 s_seg[QCAP];     // (sum dy, sum dy*(d - mean_s)) of a segment, at its first chunk
+shared vec3 s_stat[NUM_SG];  // (n_s, mean_s, M2_s) of each subgroup's chunks
 #define W_CAP (QCAP < 1024 ? QCAP : 1024)
 shared float s_w[W_CAP];
 #if DY_SHARED > 0
@@ -45,14 +44,14 @@ shared VT s_dy[DY_SHARED * WG_SIZE];
 #endif
 
 // (sum dy, sum dy*(d - mean)) of row rr: its segments in subgroup order, from the subgroup
-// holding its first chunk, each re-centred from its subgroup's m^ to the group mean.
+// holding its first chunk, each re-centred from its subgroup's mean to the group mean.
 vec2 row_total(uint rr, uint J, uint KQ, float mean) {
   const uint s1 = (rr * J) / KQ;
   vec2 a = s_seg[rr * J];
-  vec2 tot = vec2(a.x, a.y + (s_stat[s1].w - mean) * a.x);
+  vec2 tot = vec2(a.x, a.y + (s_stat[s1].y - mean) * a.x);
   for (uint s2 = s1 + 1u; s2 < NUM_SG && s2 * KQ < (rr + 1u) * J; ++s2) {
     a = s_seg[s2 * KQ];
-    tot += vec2(a.x, a.y + (s_stat[s2].w - mean) * a.x);
+    tot += vec2(a.x, a.y + (s_stat[s2].y - mean) * a.x);
   }
   return tot;
 }
@@ -101,7 +100,7 @@ void group_kernel(const uint ng) {
   if (gl_LocalInvocationID.x < CPG) s_w[gl_LocalInvocationID.x] = w_pre;
   for (uint rr = gl_LocalInvocationID.x + WG_SIZE; rr < CPG; rr += WG_SIZE) s_w[rr] = weight[g * CPG + rr];
 
-  // This subgroup's statistics: provisional mean, then centred sums.
+  // This subgroup's statistics: its mean, then centred sums.
   VT acc = VZERO;
   float cnt = 0.0;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
@@ -112,9 +111,7 @@ void group_kernel(const uint ng) {
   const float n_s = sc.y;
   const float mhat = n_s > 0.0 ? sc.x / n_s : 0.0;
   {
-    // se stays 0 (sum(e) is no longer taken): this is the source measured in run 19, and
-    // dropping it changes the compiled module.
-    VT se = VZERO, se2 = VZERO;
+    VT se2 = VZERO;
     vec2 seg = vec2(0.0);
     uint jjp = jj_start, seg_start = q0;
     VT t[SLOTS];  // grad_out, read (from registers or shared memory) before any use
@@ -134,11 +131,8 @@ void group_kernel(const uint ng) {
         }
       }
     }
-    const vec2 E = subgroupAdd(vec2(hsum(se), hsum(se2)));
-    if (subgroupElect()) {
-      const float c = n_s > 0.0 ? E.x / n_s : 0.0;
-      s_stat[s] = vec4(n_s, mhat + c, max(E.y - E.x * c, 0.0), mhat);
-    }
+    const float m2 = subgroupAdd(hsum(se2));
+    if (subgroupElect()) s_stat[s] = vec3(n_s, mhat, m2);
   }
   barrier();  // the only one: publishes s_stat, s_seg and s_w
 
@@ -148,7 +142,7 @@ void group_kernel(const uint ng) {
   const float mean = subgroupAdd(tm) / M;
   vec3 t3 = vec3(0.0);
   for (uint i = lane; i < NUM_SG; i += SUBGROUP_SIZE) {
-    const vec4 st = s_stat[i];
+    const vec3 st = s_stat[i];
     const float dm = st.y - mean;
     t3.x += st.z + st.x * dm * dm;
   }

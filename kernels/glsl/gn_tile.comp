@@ -127,7 +127,7 @@ bool arrive_last(uint slot, uint total) {
 
 shared vec2 s_seg[NUM_SG + ROWS_CAP];  // (sum dy, sum dy*e) of segment (s, r) at s + r
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
-DEFINE_WG_SUM(wg_sum_e, vec2, vec2(0.0))
+DEFINE_WG_SUM(wg_sum_e, float, 0.0)
 #if defined(ENTRY_ONCHIP)
 DEFINE_WG_SUM(wg_sum_w, vec2, vec2(0.0))
 #endif
@@ -196,16 +196,15 @@ void main() {
     }
   }
 
-  // Pass 1: provisional tile mean of d.
+  // Pass 1: the tile mean of d.
   VT acc = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
-  const float mhat = wg_sum_d(hsum(acc)) / cnt;
+  const float mean_t = wg_sum_d(hsum(acc)) / cnt;
 
-  // Pass 2: e = d - mhat; sum e^2 per subgroup; (sum dy, sum dy*e) per segment. (se stays
-  // 0: this is the source measured in run 19, and dropping it changes the compiled module.)
+  // Pass 2: e = d - mean_t; sum e^2 per subgroup; (sum dy, sum dy*e) per segment.
   // Without KEEP_DY, grad_out is loaded here DY_BATCH slots at a time, all of a batch's
   // loads issued before the first is used (r, jj track the loads; rp, jjp the use).
-  VT se = VZERO, se2 = VZERO;
+  VT se2 = VZERO;
   {
     vec2 seg = vec2(0.0);
     uint r = r_start, jj = jj_start, rp = r_start, jjp = jj_start;
@@ -223,7 +222,7 @@ void main() {
       [[unroll]] for (uint i = 0; i < DY_BATCH; ++i) {
         const uint k = kb + i;
         if (k < nk) {  // uniform in the subgroup
-          const VT e = SLOT_OK(k, jjp) ? d[k] - mhat : VZERO;
+          const VT e = SLOT_OK(k, jjp) ? d[k] - mean_t : VZERO;
           se2 += e * e;
           seg += vec2(hsum(t[i]), hsum(t[i] * e));  // t is 0 outside the tile
           if (jjp + 1u == J || k + 1u == nk) {       // the segment ends with the row or the range
@@ -237,10 +236,7 @@ void main() {
     }
   }
   // wg_sum_e's barrier also publishes s_seg.
-  const vec2 E = wg_sum_e(vec2(hsum(se), hsum(se2)));
-  const float corr = 0.0;
-  const float mean_t = mhat + corr;
-  const float m2 = max(E.y - E.x * corr, 0.0);
+  const float m2 = wg_sum_e(hsum(se2));
 
 #if defined(ENTRY_ONCHIP)
   const float M = cnt;
@@ -253,7 +249,7 @@ void main() {
     vec2 tot = vec2(0.0);
     for (uint s2 = (rr * J) / KQ; s2 <= s_end; ++s2) tot += s_seg[s2 + rr];
     const float A = tot.x;
-    const float B = tot.y - corr * tot.x;  // sum dy*(d - mean_t)
+    const float B = tot.y;  // sum dy*(d - mean_t)
     const uint row = group_row + r0 + rr;
 #if defined(ENTRY_ONCHIP)
     wsum += weight[row - n * C] * vec2(A, B);
