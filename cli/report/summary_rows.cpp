@@ -1,8 +1,6 @@
 #include "report/summary_rows.hpp"
 
 #include <algorithm>
-#include <optional>
-#include <utility>
 
 #include "report/format.hpp"
 
@@ -80,23 +78,16 @@ std::string summary_header(const RunContext& c) {
 
 namespace {
 
-// The lowest and highest of the copy probe's buffer-pair readings, if any were recorded.
-std::optional<std::pair<double, double>> copy_reading_range(const RunContext& c) {
-  const nlohmann::json& pairs = c.copy_bandwidth.is_object()
-                                    ? c.copy_bandwidth.value("pairs_gbps", nlohmann::json())
-                                    : nlohmann::json();
-  std::optional<std::pair<double, double>> range;
-  if (!pairs.is_array()) return range;
-  for (const auto& probe : pairs) {
-    if (!probe.is_array()) continue;
-    for (const auto& r : probe) {
-      if (!r.is_number()) continue;
-      const double v = r.get<double>();
-      range = range ? std::make_pair(std::min(range->first, v), std::max(range->second, v))
-                    : std::make_pair(v, v);
-    }
-  }
-  return range;
+// Every buffer-pair reading of the copy probes (context.copy_bandwidth.pairs_gbps: one list
+// per probe); none for results without them.
+std::vector<double> copy_pair_readings(const RunContext& c) {
+  std::vector<double> out;
+  const nlohmann::json& cb = c.copy_bandwidth;
+  if (!cb.is_object() || !cb.contains("pairs_gbps")) return out;
+  for (const auto& probe : cb["pairs_gbps"])
+    for (const auto& r : probe)
+      if (r.is_number()) out.push_back(r.get<double>());
+  return out;
 }
 
 }  // namespace
@@ -121,9 +112,11 @@ std::vector<std::string> summary_notes(const RunRecords& records) {
   if (has_both_modes(records)) legend += " (the cold one, as are noise and % copy)";
   notes.push_back(legend);
   const RunContext& c = records.context;
-  if (const auto range = copy_reading_range(c); range && range->first < 0.8 * range->second)
-    notes.push_back("note: the copy probe's buffer pairs read " + format("%.0f", range->first) +
-                    " to " + format("%.0f", range->second) +
+  const auto pairs = copy_pair_readings(c);
+  if (const auto [lo, hi] = std::minmax_element(pairs.begin(), pairs.end());
+      lo != pairs.end() && *lo < 0.8 * *hi)
+    notes.push_back("note: the copy probe's buffer pairs read " + format("%.0f", *lo) + " to " +
+                    format("%.0f", *hi) +
                     " GB/s; the highest is the copy bandwidth (docs/performance.md)");
   if (c.build_type != "Release" && c.build_type != "RelWithDebInfo")
     notes.push_back("warning: gnbench was built as " + c.build_type +

@@ -11,11 +11,12 @@ namespace gnbench {
 
 namespace {
 
-// One buffer pair: src holds `random`; `samples` timed copies into dst after `warm_up` of
-// untimed ones. Returns each copy's GPU time in ns.
+// One buffer pair: src holds `random`; `samples` timed copies into dst after at least one
+// submission of `untimed` copies, repeated until `warm_up` has passed. Returns each timed
+// copy's GPU time in ns.
 std::vector<double> time_copies(const VulkanContext& ctx, const ComputePipeline& pipeline,
                                 std::span<const uint32_t> random, uint32_t samples,
-                                std::chrono::milliseconds warm_up) {
+                                uint32_t untimed, std::chrono::milliseconds warm_up) {
   const DeviceInfo& info = ctx.info();
   const uint64_t bytes = random.size_bytes();
   GpuBuffer src(ctx, bytes, GpuBuffer::Place::kDevice, "copy source");
@@ -59,10 +60,9 @@ std::vector<double> time_copies(const VulkanContext& ctx, const ComputePipeline&
     cmd.end();
     ctx.submit_and_wait(cmd, "copy-bandwidth probe");
   };
-  const bool cpu = info.type == "CPU";
   const auto start = std::chrono::steady_clock::now();
   int round = 0;
-  do record_copies(cpu ? 1 : 8, false);
+  do record_copies(untimed, false);
   while (++round < 100 && std::chrono::steady_clock::now() - start < warm_up);
   record_copies(samples, true);
   auto [result, ticks] =
@@ -112,7 +112,8 @@ CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx,
     // An idle GPU runs at low clocks: the first pair keeps it busy for a while before timing
     // anything, which also warms the device up for the first variant timed after the probe.
     const auto warm_up = std::chrono::milliseconds(p == 0 ? 300 : 0);
-    const Statistics t = summarize(time_copies(ctx, pipeline, random, samples, warm_up));
+    const Statistics t =
+        summarize(time_copies(ctx, pipeline, random, samples, cpu ? 1 : 8, warm_up));
     const double gbps = t.median > 0 ? double(out.bytes_per_copy) / t.median : 0;  // bytes/ns
     out.pairs_gbps.push_back(gbps);
     if (p == 0 || gbps > out.gbps) {
