@@ -173,6 +173,11 @@ int main(int argc, char** argv) {
       ->group("Output");
   run_cmd->add_flag("--force", run.force, "Replace existing output files")->group("Output");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress on stderr")->group("Output");
+  run_cmd
+      ->add_flag("--pipeline-stats", run.pipeline_stats,
+                 "Print the driver's statistics of every compiled stage (e.g. registers); the "
+                 "results file keeps them whenever the device reports them")
+      ->group("Output");
   run_cmd->add_option("--shard", run.shard,
                       "Run only the I-th of N round-robin slices of the problems (I/N)");
   std::string baseline, update_baseline;

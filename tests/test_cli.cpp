@@ -372,6 +372,18 @@ TEST_F(Cli, OneOffProblemFromFlags) {
   EXPECT_EQ(r.code, 2) << describe(r);
 }
 
+TEST_F(Cli, PipelineStatsOnRequest) {
+  const std::string one_off = "run --batch 2 --channels 8 --spatial 16 --groups 4 --variant seed";
+  Result r = gnbench(one_off + " --no-timing -q");
+  EXPECT_EQ(r.out.find("pipeline statistics"), std::string::npos) << describe(r);
+  r = gnbench(one_off + " --no-timing -q --pipeline-stats");
+  EXPECT_EQ(r.code, 0) << describe(r);
+  // lavapipe 22 reports none; a driver that does gets one line per stage.
+  EXPECT_TRUE(r.out.find("pipeline statistics: the device reports none") != std::string::npos ||
+              r.out.find("  seed / ") != std::string::npos)
+      << describe(r);
+}
+
 TEST_F(Cli, BrokenKernelExitsOne) {
   const Result r = gnbench("run " + quote(kDefault) + " --kernels " +
                            quote(std::string(GNBENCH_BROKEN_KERNELS_DIR)) +

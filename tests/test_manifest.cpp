@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "config/config_error.hpp"
+#include "config/config_loader.hpp"
 #include "runtime/manifest.hpp"
 #include "runtime/shader_compiler.hpp"
 
@@ -83,6 +84,27 @@ TEST(Manifest, GradInputStagesKeepTheirProductUnfused) {
     }
   }
   EXPECT_GT(seen.size(), 5u);
+}
+
+// Every variant meets hard inputs: some problem of the verification configs satisfies its
+// `when` on lavapipe (8-wide subgroups, what CI runs) and on 32-wide subgroups (the H200,
+// where numerics_standard.json joins them), so no build is only ever timed.
+TEST(Manifest, EveryVariantRunsOnTheVerificationConfigs) {
+  const fs::path configs = fs::path(GNBENCH_SOURCE_DIR) / "configs";
+  for (const uint32_t subgroup : {8u, 32u}) {
+    std::vector<std::string> files = {"default.json", "edge.json", "numerics.json"};
+    if (subgroup == 32) files.push_back("numerics_standard.json");
+    std::vector<Problem> problems;
+    for (const auto& f : files)
+      for (auto& p : load_config_file(configs / f)) problems.push_back(std::move(p));
+    for (const auto& v : load_manifests({kKernels})) {
+      const bool runs = std::any_of(problems.begin(), problems.end(), [&](const Problem& p) {
+        return !v.when || v.when->evaluate(problem_variables(p.shape, subgroup)) != 0;
+      });
+      EXPECT_TRUE(runs) << v.name << " runs on no verification problem with subgroup size "
+                        << subgroup;
+    }
+  }
 }
 
 TEST(Manifest, SeedHasTwoStages) {

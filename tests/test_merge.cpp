@@ -128,6 +128,21 @@ TEST(Merge, ShardAndSourcesSurviveTheResultsFile) {
   EXPECT_FALSE(plain["context"]["gnbench"].contains("merged_from"));
 }
 
+TEST(Merge, PipelineStatisticsAreUnitedAndSurviveTheResultsFile) {
+  auto a = input("a.json", {entry("p", "v")});
+  a.records.context.pipeline_statistics = {{"v", {{"group", {{"Register Count", 64}}}}}};
+  auto b = input("b.json", {entry("q", "w")});
+  b.records.context.pipeline_statistics = {{"w", {{"group", {{"Register Count", 40}}}}}};
+  RunRecords m = merge_runs({a, b}, {});
+  EXPECT_EQ(m.context.pipeline_statistics["v"]["group"]["Register Count"], 64);
+  EXPECT_EQ(m.context.pipeline_statistics["w"]["group"]["Register Count"], 40);
+  RunRecords back = results_from_json(results_to_json(m), "test");
+  EXPECT_EQ(back.context.pipeline_statistics, m.context.pipeline_statistics);
+  // Absent where the device reports none.
+  nlohmann::json plain = results_to_json(input("c.json", {}).records);
+  EXPECT_FALSE(plain["context"]["gnbench"].contains("pipeline_statistics"));
+}
+
 TEST(Merge, NothingToMergeIsAnError) { EXPECT_THROW(merge_runs({}, {}), ConfigError); }
 
 }  // namespace

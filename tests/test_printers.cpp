@@ -152,6 +152,21 @@ TEST(SummaryNotes, CopyProbeSpreadIsNoted) {
   EXPECT_EQ(notes_with(nlohmann::json::array()).find("copy probe"), std::string::npos);
 }
 
+TEST(PipelineStatistics, OneLinePerStageOrWhyNone) {
+  RunRecords r = run({entry("a", 2000, {})}, "cold");
+  std::ostringstream none;
+  print_pipeline_statistics(none, r);
+  EXPECT_NE(none.str().find("the device reports none"), std::string::npos) << none.str();
+  r.context.pipeline_statistics = {
+      {"gn_x", {{"group", {{"Register Count", 64}, {"Binary Size", 9000}}}, {"dwdb", {}}}}};
+  std::ostringstream some;
+  print_pipeline_statistics(some, r);
+  EXPECT_NE(some.str().find("gn_x / group:  Binary Size 9000  Register Count 64"),
+            std::string::npos)
+      << some.str();
+  EXPECT_NE(some.str().find("gn_x / dwdb:"), std::string::npos) << some.str();
+}
+
 TEST(MarkdownReport, TableHasTheSummaryColumns) {
   const std::string md = markdown_report(run({entry("a", 2000, 1500)}, "cold+hot"));
   std::istringstream in(md);

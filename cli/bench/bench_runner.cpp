@@ -103,6 +103,11 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   // seconds the copy-bandwidth probe takes.
   std::vector<CompiledVariant> compiled;
   for (const VariantSpec* v : selected_) compiled.push_back(compile_variant(*ctx_, *v));
+  for (const CompiledVariant& c : compiled)
+    for (size_t s = 0; s < c.stages.size(); ++s)
+      if (!c.stages[s]->statistics().empty())
+        records.context.pipeline_statistics[c.spec->name][c.spec->stages[s].name] =
+            c.stages[s]->statistics();
 
   // The copy probe runs before the entries and again after them, each over several fresh
   // buffer pairs; the highest reading counts (nothing copies faster than the device can).

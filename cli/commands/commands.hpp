@@ -24,6 +24,7 @@ struct RunCommand {
   std::optional<std::filesystem::path> json_out, csv_out, md_out;
   bool force = false;  // replace existing output files
   bool quiet = false;
+  bool pipeline_stats = false;  // print the driver's statistics of every compiled stage
   std::string command_line;
   std::string shard;  // --shard I/N: run every N-th problem, starting at the I-th (1-based)
   std::optional<std::filesystem::path> baseline;         // --baseline: compare after the run

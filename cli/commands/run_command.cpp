@@ -132,6 +132,7 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     records.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
 
   print_table(std::cout, records);
+  if (cmd.pipeline_stats) print_pipeline_statistics(std::cout, records);
   if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
   if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
   if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records));

@@ -67,6 +67,9 @@ struct RunContext {
   std::string timing_mode;
   std::string shard;                     // "I/N" from run --shard; empty when not sharded
   std::vector<std::string> merged_from;  // files `gnbench merge` combined; empty otherwise
+  // variant -> stage -> {statistic: value}, as the driver reports its compiled code
+  // (VK_KHR_pipeline_executable_properties); empty where the device does not.
+  nlohmann::json pipeline_statistics = nlohmann::json::object();
 };
 
 struct RunRecords {

@@ -258,6 +258,8 @@ json results_to_json(const RunRecords& records) {
   // Only when set, so that unsharded, unmerged files keep their layout.
   if (!c.shard.empty()) context["gnbench"]["shard"] = c.shard;
   if (!c.merged_from.empty()) context["gnbench"]["merged_from"] = c.merged_from;
+  if (!c.pipeline_statistics.empty())
+    context["gnbench"]["pipeline_statistics"] = c.pipeline_statistics;
   json benchmarks = json::array();
   int family = 0;
   for (const auto& e : records.entries) {
@@ -300,6 +302,7 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     c.timing_mode = g.at("timing_mode");
     c.shard = g.value("shard", "");
     c.merged_from = g.value("merged_from", std::vector<std::string>{});
+    c.pipeline_statistics = g.value("pipeline_statistics", nlohmann::json::object());
     for (const auto& b : doc["benchmarks"])
       if (b.contains("gnbench")) r.entries.push_back(entry_from_json(b["gnbench"]));
   } catch (const json::exception& e) {

@@ -25,4 +25,20 @@ void print_table(std::ostream& out, const RunRecords& records) {
   for (const auto& note : summary_notes(records)) out << note << "\n";
 }
 
+void print_pipeline_statistics(std::ostream& out, const RunRecords& records) {
+  const auto& stats = records.context.pipeline_statistics;
+  if (stats.empty()) {
+    out << "\npipeline statistics: the device reports none "
+           "(no VK_KHR_pipeline_executable_properties)\n";
+    return;
+  }
+  out << "\npipeline statistics (as the driver reports them):\n";
+  for (const auto& [variant, stages] : stats.items())
+    for (const auto& [stage, values] : stages.items()) {
+      out << "  " << variant << " / " << stage << ":";
+      for (const auto& [name, value] : values.items()) out << "  " << name << " " << value.dump();
+      out << "\n";
+    }
+}
+
 }  // namespace gnbench

@@ -9,5 +9,8 @@
 namespace gnbench {
 
 void print_table(std::ostream& out, const RunRecords& records);
+// One line per variant stage with the driver's statistics of its compiled code (registers,
+// spills... whatever the driver names), or a line saying the device reports none.
+void print_pipeline_statistics(std::ostream& out, const RunRecords& records);
 
 }  // namespace gnbench

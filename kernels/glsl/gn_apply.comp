@@ -33,6 +33,9 @@ layout(std430, set = 0, binding = 1) writeonly restrict buffer GwBuf { float gra
 layout(std430, set = 0, binding = 2) writeonly restrict buffer GbBuf { float grad_bias[]; };
 #endif
 
+#if defined(ENTRY_DWDB)
+#define DWDB_BATCH 32u
+#endif
 #include "gn_dwdb.glsl"
 
 void main() {

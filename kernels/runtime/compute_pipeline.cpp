@@ -46,6 +46,28 @@ void check_bindings(const StageSpec& stage, const std::vector<uint32_t>& spirv,
   }
 }
 
+// Every statistic of every executable of the pipeline (a compute pipeline has one; a second
+// would be prefixed with its name).
+nlohmann::json executable_statistics(const vk::raii::Device& device, vk::Pipeline pipeline) {
+  nlohmann::json out = nlohmann::json::object();
+  const auto executables = device.getPipelineExecutablePropertiesKHR({pipeline});
+  for (uint32_t i = 0; i < executables.size(); ++i) {
+    const std::string prefix =
+        executables.size() == 1 ? "" : std::string(executables[i].name.data()) + ": ";
+    for (const auto& st : device.getPipelineExecutableStatisticsKHR({pipeline, i})) {
+      nlohmann::json value;
+      switch (st.format) {
+        case vk::PipelineExecutableStatisticFormatKHR::eBool32: value = bool(st.value.b32); break;
+        case vk::PipelineExecutableStatisticFormatKHR::eInt64: value = st.value.i64; break;
+        case vk::PipelineExecutableStatisticFormatKHR::eUint64: value = st.value.u64; break;
+        case vk::PipelineExecutableStatisticFormatKHR::eFloat64: value = st.value.f64; break;
+      }
+      out[prefix + st.name.data()] = value;
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 ComputePipeline::ComputePipeline(const VulkanContext& ctx, const StageSpec& stage,
@@ -66,9 +88,13 @@ ComputePipeline::ComputePipeline(const VulkanContext& ctx, const StageSpec& stag
   vk::DescriptorSetLayout set_layout = *set_layout_;
   layout_ = vk::raii::PipelineLayout(ctx.device(), {{}, set_layout});
   vk::raii::ShaderModule module(ctx.device(), {{}, spirv});
+  const bool capture = ctx.info().executable_statistics;
   vk::ComputePipelineCreateInfo info{
-      {}, {{}, vk::ShaderStageFlagBits::eCompute, *module, "main"}, *layout_};
+      capture ? vk::PipelineCreateFlagBits::eCaptureStatisticsKHR : vk::PipelineCreateFlags{},
+      {{}, vk::ShaderStageFlagBits::eCompute, *module, "main"},
+      *layout_};
   pipeline_ = vk::raii::Pipeline(ctx.device(), nullptr, info);
+  if (capture) statistics_ = executable_statistics(ctx.device(), *pipeline_);
 }
 
 }  // namespace gnbench

@@ -3,6 +3,7 @@
 // pipeline. Built once per (variant, stage) and reused across problems.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
@@ -19,12 +20,16 @@ class ComputePipeline {
   const vk::raii::PipelineLayout& layout() const { return layout_; }
   const vk::raii::Pipeline& pipeline() const { return pipeline_; }
   const std::vector<vk::DescriptorType>& binding_types() const { return types_; }
+  // What the driver says about the compiled code (VK_KHR_pipeline_executable_properties):
+  // {statistic name: value}, e.g. NVIDIA's register count; empty where not supported.
+  const nlohmann::json& statistics() const { return statistics_; }
 
  private:
   std::vector<vk::DescriptorType> types_;
   vk::raii::DescriptorSetLayout set_layout_{nullptr};
   vk::raii::PipelineLayout layout_{nullptr};
   vk::raii::Pipeline pipeline_{nullptr};
+  nlohmann::json statistics_ = nlohmann::json::object();
 };
 
 }  // namespace gnbench

@@ -24,6 +24,7 @@ struct DeviceInfo {
   DeviceLimits limits;
   bool subgroup_arithmetic = false;     // compute stage supports subgroupAdd etc.
   bool float_atomics = false;           // shaderBufferFloat32AtomicAdd
+  bool executable_statistics = false;   // VK_KHR_pipeline_executable_properties (registers...)
   double timestamp_period_ns = 0;       // ns per timestamp tick
   uint32_t timestamp_valid_bits = 0;    // of the compute queue family; 0 = no timestamps
   uint64_t last_level_cache_bytes = 0;  // estimate used to size the cache flush

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <utility>
 
 #include "config/config_error.hpp"
 
@@ -122,6 +123,12 @@ DeviceInfo describe(const vk::raii::PhysicalDevice& pd, uint32_t index) {
     info.float_atomics =
         f.get<vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>().shaderBufferFloat32AtomicAdd;
   }
+  if (has_extension(pd, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+    auto f = pd.getFeatures2<vk::PhysicalDeviceFeatures2,
+                             vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>();
+    info.executable_statistics =
+        f.get<vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR>().pipelineExecutableInfo;
+  }
   info.timestamp_period_ns = l.timestampPeriod;
   uint32_t family = compute_queue_family(pd);
   if (family != UINT32_MAX && l.timestampComputeAndGraphics)
@@ -183,6 +190,7 @@ nlohmann::json DeviceInfo::to_json() const {
           {"subgroup_size", limits.subgroup_size},
           {"subgroup_arithmetic", subgroup_arithmetic},
           {"float_atomics", float_atomics},
+          {"executable_statistics", executable_statistics},
           {"timestamp_period_ns", timestamp_period_ns},
           {"timestamp_valid_bits", timestamp_valid_bits},
           {"limits",
@@ -254,12 +262,19 @@ VulkanContext::VulkanContext(const ContextOptions& options)
   vk::DeviceQueueCreateInfo queue_info{{}, queue_family_, 1, &priority};
   std::vector<const char*> extensions;
   vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT atomic_float{};
-  vk::DeviceCreateInfo device_info{{}, queue_info, {}, {}, nullptr};
+  vk::PhysicalDevicePipelineExecutablePropertiesFeaturesKHR executable{};
+  void* features = nullptr;  // the chain of feature structs for the extensions enabled
   if (info_.float_atomics) {
     extensions.push_back(VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME);
     atomic_float.shaderBufferFloat32AtomicAdd = VK_TRUE;
-    device_info.pNext = &atomic_float;
+    atomic_float.pNext = std::exchange(features, &atomic_float);
   }
+  if (info_.executable_statistics) {
+    extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    executable.pipelineExecutableInfo = VK_TRUE;
+    executable.pNext = std::exchange(features, &executable);
+  }
+  vk::DeviceCreateInfo device_info{{}, queue_info, {}, {}, nullptr, features};
   device_info.setPEnabledExtensionNames(extensions);
   device_ = vk::raii::Device(physical_, device_info);
   queue_ = vk::raii::Queue(device_, queue_family_, 0);
