@@ -94,7 +94,13 @@ ComputePipeline::ComputePipeline(const VulkanContext& ctx, const StageSpec& stag
       {{}, vk::ShaderStageFlagBits::eCompute, *module, "main"},
       *layout_};
   pipeline_ = vk::raii::Pipeline(ctx.device(), nullptr, info);
-  if (capture) statistics_ = executable_statistics(ctx.device(), *pipeline_);
+  if (!capture) return;
+  // Informational only: a driver that offers the extension but fails the query still runs.
+  try {
+    statistics_ = executable_statistics(ctx.device(), *pipeline_);
+  } catch (const vk::SystemError&) {
+    statistics_ = nlohmann::json::object();
+  }
 }
 
 }  // namespace gnbench
