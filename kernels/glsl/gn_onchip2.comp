@@ -56,7 +56,7 @@ shared VT s_dy[DY_SHARED * WG_SIZE];
 #define W_CAP (QCAP < 1024 ? QCAP : 1024)
 shared float s_w[W_CAP];
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
-DEFINE_WG_SUM(wg_sum_e, float, 0.0)
+DEFINE_WG_SUM(wg_sum_e2, float, 0.0)
 DEFINE_WG_SUM(wg_sum_w, vec2, vec2(0.0))
 
 void main() {
@@ -140,8 +140,8 @@ void main() {
         }
       }
     }
-    // wg_sum_e's barrier also publishes s_seg.
-    const float m2 = wg_sum_e(hsum(se2));
+    // wg_sum_e2's barrier also publishes s_seg.
+    const float m2 = wg_sum_e2(hsum(se2));
     const float rstd = inversesqrt(m2 / M + uintBitsToFloat(params.eps_bits));
     // Row totals: the segment at the row's start, plus one per subgroup starting inside it.
     vec2 wsum = vec2(0.0);

@@ -34,6 +34,9 @@ shared VT s_dy[DY_SHARED * WG_SIZE];
 #define DYV(k) dy[k]
 #endif
 
+// Row A of subgroup i's span: the row of its first value (the last row for idle subgroups).
+uint span_row(uint i, uint SPAN, uint HWV, uint CPG) { return min((i * SPAN) / HWV, CPG - 1u); }
+
 void group_kernel(const uint ng) {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
@@ -54,7 +57,7 @@ void group_kernel(const uint ng) {
   const uint KQ = (Q + NUM_SG - 1) / NUM_SG;  // slots per subgroup
   const uint SPAN = KQ * SUBGROUP_SIZE;
   const uint v0 = s * SPAN;
-  const uint rA = min(v0 / HWV, CPG - 1u);
+  const uint rA = span_row(s, SPAN, HWV, CPG);
   const uint bnd = (rA + 1u) * HWV;  // first value of row B
 
   // Load: every slot's loads are issued before any is used.
@@ -120,7 +123,7 @@ void group_kernel(const uint ng) {
   for (uint i = lane; i < nact; i += SUBGROUP_SIZE) {
     const vec3 st = s_stat[i];
     const vec4 sg = s_seg[i];
-    const uint ra = min((i * SPAN) / HWV, CPG - 1u);
+    const uint ra = span_row(i, SPAN, HWV, CPG);
     const float wa = s_w[ra], wb = ra + 1u < CPG ? s_w[ra + 1u] : 0.0;
     const float dm = st.y - c;
     t4 += vec4(st.x * dm, st.z + st.x * dm * dm, wa * sg.x + wb * sg.z,
@@ -153,7 +156,7 @@ void group_kernel(const uint ng) {
     for (uint i = s1; i <= s2; ++i) {
       const vec4 sg = s_seg[i];
       const float dm = s_stat[i].y - mean;
-      const vec2 a = min((i * SPAN) / HWV, CPG - 1u) == rr ? sg.xy : sg.zw;
+      const vec2 a = span_row(i, SPAN, HWV, CPG) == rr ? sg.xy : sg.zw;
       tot += vec2(a.x, a.y + dm * a.x);
     }
     part[group_row + rr] = vec2(rstd * tot.y, tot.x);

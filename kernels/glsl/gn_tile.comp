@@ -127,7 +127,7 @@ bool arrive_last(uint slot, uint total) {
 
 shared vec2 s_seg[NUM_SG + ROWS_CAP];  // (sum dy, sum dy*e) of segment (s, r) at s + r
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
-DEFINE_WG_SUM(wg_sum_e, float, 0.0)
+DEFINE_WG_SUM(wg_sum_e2, float, 0.0)
 #if defined(ENTRY_ONCHIP)
 DEFINE_WG_SUM(wg_sum_w, vec2, vec2(0.0))
 #endif
@@ -235,8 +235,8 @@ void main() {
       }
     }
   }
-  // wg_sum_e's barrier also publishes s_seg.
-  const float m2 = wg_sum_e(hsum(se2));
+  // wg_sum_e2's barrier also publishes s_seg.
+  const float m2 = wg_sum_e2(hsum(se2));
 
 #if defined(ENTRY_ONCHIP)
   const float M = cnt;
