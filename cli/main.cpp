@@ -82,14 +82,25 @@ int main(int argc, char** argv) {
   channels->needs(batch, spatial, groups);
   spatial->needs(batch, channels, groups);
   groups->needs(batch, channels, spatial);
-  run_cmd->add_option("--eps", eps, "epsilon of the one-off problem")
+  auto* eps_opt = run_cmd->add_option("--eps", eps, "epsilon of the one-off problem (with --random: of every random problem)")
       ->capture_default_str()
       ->group("One-off problem");
-  run_cmd->add_option("--seed", one_off.seed, "RNG seed of the one-off problem")
+  auto* seed_opt = run_cmd->add_option("--seed", one_off.seed, "RNG seed of the one-off problem's inputs; with --random, the seed the random problems are drawn from (default 1)")
       ->group("One-off problem");
-  run_cmd->add_option("--distribution", distribution, "input distribution of the one-off problem")
+  auto* distribution_opt = run_cmd->add_option("--distribution", distribution, "input distribution of the one-off problem (with --random: of every random problem; default normal)")
       ->capture_default_str()
       ->group("One-off problem");
+  uint32_t random_count = 0;
+  auto* random_opt =
+      run_cmd
+          ->add_option("--random", random_count,
+                       "Add N problems drawn from ranges (docs/config.md, \"random\"), "
+                       "reproducible from --seed")
+          ->check(CLI::Range(1u, 100000u))
+          ->group("One-off problem");
+  run_cmd->add_flag("--coverage", run.coverage,
+                    "After the table, the regimes (channels per group, groups, spatial sizes, "
+                    "dispatch fold, eps decades...) each variant was verified in");
   run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests")
       ->check(CLI::ExistingDirectory);
   // Plain strings split by split_list(): CLI11's delimiter() takes the next argument as the
@@ -285,6 +296,16 @@ int main(int argc, char** argv) {
       one_off.eps = static_cast<float>(eps);
       one_off.distribution.kind = distribution;
       run.one_off = one_off;
+    }
+    if (*random_opt) {
+      RandomSpec spec;
+      spec.count = random_count;
+      if (*seed_opt) spec.seed = one_off.seed;
+      if (*eps_opt) spec.eps[0] = spec.eps[1] = eps;
+      if (*distribution_opt) spec.distributions = {distribution};
+      if (*distribution_opt && !is_distribution_kind(distribution))
+        throw ConfigError("--distribution '" + distribution + "': unknown distribution");
+      run.random = spec;
     }
     if (!json_out.empty()) run.json_out = json_out;
     if (!csv_out.empty()) run.csv_out = csv_out;

@@ -101,8 +101,10 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
 
   // Shaders first: a shader that does not compile is a configuration error, found before the
   // seconds the copy-bandwidth probe takes.
-  std::vector<CompiledVariant> compiled;
-  for (const VariantSpec* v : selected_) compiled.push_back(compile_variant(*ctx_, *v));
+  // Compiled once per runner: the shrinker calls run() again and again on small problems.
+  if (compiled_.empty())
+    for (const VariantSpec* v : selected_) compiled_.push_back(compile_variant(*ctx_, *v));
+  const std::vector<CompiledVariant>& compiled = compiled_;
   for (const CompiledVariant& c : compiled)
     for (size_t s = 0; s < c.stages.size(); ++s)
       if (!c.stages[s]->statistics().empty())

@@ -12,6 +12,7 @@
 #include "config/problem.hpp"
 #include "report/records.hpp"
 #include "runtime/manifest.hpp"
+#include "runtime/variant_runner.hpp"
 
 namespace gnbench {
 
@@ -41,6 +42,7 @@ class BenchRunner {
   std::vector<VariantSpec> manifests_;
   std::vector<const VariantSpec*> selected_;
   std::unique_ptr<VulkanContext> ctx_;
+  std::vector<CompiledVariant> compiled_;  // by run(), on first use
 };
 
 }  // namespace gnbench

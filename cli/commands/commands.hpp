@@ -13,12 +13,15 @@
 #include "bench/bench_options.hpp"
 #include "compare/compare.hpp"
 #include "config/problem.hpp"
+#include "config/random_problems.hpp"
 
 namespace gnbench {
 
 struct RunCommand {
   std::vector<std::string> configs;
   std::optional<Problem> one_off;     // from --batch/--channels/... flags
+  std::optional<RandomSpec> random;   // --random N: N problems drawn from --seed
+  bool coverage = false;              // --coverage: print the regimes each variant passed in
   std::vector<std::string> problems;  // --problem: names or globs; empty = every problem
   BenchOptions bench;
   std::optional<std::filesystem::path> json_out, csv_out, md_out;

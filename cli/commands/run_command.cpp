@@ -6,11 +6,13 @@
 #include <iostream>
 
 #include "bench/bench_runner.hpp"
+#include "commands/run_followup.hpp"
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
 #include "report/atomic_file.hpp"
+#include "report/coverage_table.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
 #include "report/results_json.hpp"
@@ -81,8 +83,15 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     validate_eps(cmd.one_off->eps, "command line", cmd.one_off->name);
     problems.push_back(*cmd.one_off);
   }
+  if (cmd.random) {
+    validate_eps(cmd.random->eps[0], "command line", "--random");
+    auto drawn = generate_random_problems(*cmd.random);
+    problems.insert(problems.end(), drawn.begin(), drawn.end());
+    std::cerr << "gnbench: " << drawn.size() << " random problems from --seed "
+              << cmd.random->seed << "\n";
+  }
   if (problems.empty())
-    throw ConfigError("no problems: give a config file or --batch/--channels/--spatial/--groups");
+    throw ConfigError("no problems: give a config file, --random N or --batch/--channels/--spatial/--groups");
   if (!cmd.problems.empty()) {
     std::vector<std::string> names;
     for (const auto& p : problems) names.push_back(p.name);
@@ -133,6 +142,12 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
 
   print_table(std::cout, records);
   if (cmd.pipeline_stats) print_pipeline_statistics(std::cout, records);
+  ReproContext repro{cmd.configs, {}, cmd.bench.context.device, cmd.bench.trials};
+  for (size_t i = 1; i < cmd.bench.kernel_folders.size(); ++i)
+    repro.kernel_dirs.push_back(cmd.bench.kernel_folders[i].string());
+  if (cmd.coverage)
+    print_coverage(std::cout, compute_coverage(records, runner.variants(), runner.context().info()),
+                   repro);
   if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
   if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
   if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records));
@@ -140,6 +155,8 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   int code = records.context.complete ? 0 : 130;
   for (const auto& e : records.entries)
     if (is_failure(e.verdict)) code = 1;
+  // After the results are written: shrinking runs more problems, and a Ctrl-C there loses nothing.
+  if (code == 1) follow_up_failures(std::cout, records, cmd.bench, repro, {}, stop);
   if (cmd.update_baseline) {
     // A failing or partial run would make a baseline that hides regressions.
     if (code == 0) {

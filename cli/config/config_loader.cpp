@@ -16,6 +16,7 @@
 #include <system_error>
 
 #include "config/config_error.hpp"
+#include "config/random_problems.hpp"
 #include "config/read_file.hpp"
 #include "inputs/input_generator.hpp"
 
@@ -334,7 +335,8 @@ const std::vector<std::string> kAxesKeys = {"prefix",     "batch", "channels", "
                                             "groups",     "eps",   "seed",     "distribution",
                                             "tolerances", "expect"};
 const std::vector<std::string> kDefaultsKeys = {"eps", "seed", "distribution", "tolerances"};
-const std::vector<std::string> kTopKeys = {"description", "defaults", "problems", "axes"};
+const std::vector<std::string> kTopKeys = {"description", "defaults", "problems", "axes",
+                                           "random"};
 const char* const kShapeKeys[] = {"batch", "channels", "spatial", "groups"};
 
 Problem make_problem(const std::string& name, const Shape& shape, const Settings& s) {
@@ -543,6 +545,11 @@ std::vector<Problem> parse_config(const json& doc, const std::string& source) {
       file.fail_field("axes", &list, "must be a list of axes objects, got " + type_name(list));
     }
   }
+  if (doc.contains("random"))  // generated from ranges: config/random_problems.hpp
+    for (Problem& p : generate_random_problems(parse_random_spec(doc.at("random"), source))) {
+      problems.push_back(std::move(p));
+      origins.push_back("random");
+    }
   if (problems.empty())
     file.fail("no problems: 'problems' is missing or empty and 'axes' expands to nothing");
 

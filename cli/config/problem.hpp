@@ -87,6 +87,7 @@ struct Problem {
   Distribution distribution;
   Tolerances tolerances;
   Expectation expect;
+  bool random = false;  // drawn from a random block or --random: shrunk when it fails
 };
 
 }  // namespace gnbench

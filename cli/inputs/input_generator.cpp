@@ -303,6 +303,20 @@ void apply_weight_zeros(Eigen::ArrayXf& weight, Rng& rng, double zero_fraction) 
   }
 }
 
+// Equal weights on two channels hide a kernel that reads the wrong channel's weight, and
+// float32 draws collide (C = 4096 normal weights share a value about one time in three), so
+// each repeat moves up to the next float above its predecessor in sorted order: a 1-ulp change.
+void make_distinct(Eigen::ArrayXf& weight) {
+  std::vector<Eigen::Index> order(static_cast<size_t>(weight.size()));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<Eigen::Index>(i);
+  std::sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
+    return weight[a] < weight[b] || (weight[a] == weight[b] && a < b);
+  });
+  for (size_t i = 1; i < order.size(); ++i)
+    if (weight[order[i]] <= weight[order[i - 1]])
+      weight[order[i]] = std::nextafter(weight[order[i - 1]], HUGE_VALF);
+}
+
 }  // namespace
 
 const std::vector<DistributionInfo>& distribution_kinds() {
@@ -411,6 +425,7 @@ Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uin
                                                   : 1.0 + 0.5 * weight_rng.normal();
     in.weight[c] = static_cast<float>(w);
   }
+  make_distinct(in.weight);
   if (entry.kind == Kind::kWeightZeros) apply_weight_zeros(in.weight, weight_rng, param);
 
   if (!in.x.allFinite() || !in.grad_out.allFinite() || !in.weight.allFinite())
