@@ -82,14 +82,23 @@ int main(int argc, char** argv) {
   channels->needs(batch, spatial, groups);
   spatial->needs(batch, channels, groups);
   groups->needs(batch, channels, spatial);
-  auto* eps_opt = run_cmd->add_option("--eps", eps, "epsilon of the one-off problem (with --random: of every random problem)")
-      ->capture_default_str()
-      ->group("One-off problem");
-  auto* seed_opt = run_cmd->add_option("--seed", one_off.seed, "RNG seed of the one-off problem's inputs; with --random, the seed the random problems are drawn from (default 1)")
-      ->group("One-off problem");
-  auto* distribution_opt = run_cmd->add_option("--distribution", distribution, "input distribution of the one-off problem (with --random: of every random problem; default normal)")
-      ->capture_default_str()
-      ->group("One-off problem");
+  auto* eps_opt =
+      run_cmd
+          ->add_option("--eps", eps,
+                       "epsilon of the one-off problem (with --random: of every random problem)")
+          ->capture_default_str()
+          ->group("One-off problem");
+  auto* seed_opt = run_cmd
+                       ->add_option("--seed", one_off.seed,
+                                    "RNG seed of the one-off problem's inputs; with --random, the "
+                                    "seed the random problems are drawn from (default 1)")
+                       ->group("One-off problem");
+  auto* distribution_opt = run_cmd
+                               ->add_option("--distribution", distribution,
+                                            "input distribution of the one-off problem (with "
+                                            "--random: of every random problem; default normal)")
+                               ->capture_default_str()
+                               ->group("One-off problem");
   uint32_t random_count = 0;
   auto* random_opt =
       run_cmd

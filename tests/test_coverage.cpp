@@ -60,8 +60,7 @@ TEST(Coverage, RegimesOfKnownProblems) {
   EXPECT_EQ(regimes_of(problem(3, 320, 64, 32, 1e-7f)),
             (std::set<std::string>{"cpg2-63", "C>128", "1<G<C", "eps<1e-6", "w-distinct"}));
   EXPECT_EQ(regimes_of(problem(2049, 64, 4, 32, 1e-4f)),
-            (std::set<std::string>{"cpg2-63", "1<G<C", "HW<SG", "fold", "eps<1e-3",
-                                   "w-distinct"}));
+            (std::set<std::string>{"cpg2-63", "1<G<C", "HW<SG", "fold", "eps<1e-3", "w-distinct"}));
   EXPECT_TRUE(regimes_of(problem(1, 64, 13, 1)).count("HWprime"));
   EXPECT_FALSE(regimes_of(problem(1, 64, 15, 1)).count("HWprime"));
   EXPECT_TRUE(regimes_of(problem(1, 64, 2048, 1)).count("cpg64-1023"));
@@ -108,8 +107,7 @@ TEST(Coverage, ExamplesRespectWhen) {
   ASSERT_TRUE(fold);
   EXPECT_TRUE(not_applicable_reason(v4, fold->shape, d).empty());
   EXPECT_EQ(fold->shape.spatial % 4, 0u);
-  EXPECT_FALSE(
-      find_example(regimes()[regime_index("cpg>=1024")], shipped("gn_onchip_64x8"), d));
+  EXPECT_FALSE(find_example(regimes()[regime_index("cpg>=1024")], shipped("gn_onchip_64x8"), d));
 }
 
 TEST(Coverage, CellsFromEntries) {

@@ -67,9 +67,9 @@ TEST(RandomProblems, EveryProblemRespectsItsSpec) {
       }
       EXPECT_GE(p.eps, static_cast<float>(spec.eps[0]));
       EXPECT_LE(p.eps, static_cast<float>(spec.eps[1]));
-      EXPECT_NE(std::find(spec.distributions.begin(), spec.distributions.end(),
-                          p.distribution.kind),
-                spec.distributions.end());
+      EXPECT_NE(
+          std::find(spec.distributions.begin(), spec.distributions.end(), p.distribution.kind),
+          spec.distributions.end());
     }
   }
   EXPECT_GT(folded, 0u);  // the fold path is drawn when the cap allows it

@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <tuple>
 #include <regex>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "bench/shrinker.hpp"
 #include "run_binary.hpp"
@@ -31,8 +31,7 @@ TEST(Shrinker, CandidatesAreSmallerAndKeepGroupsDividingChannels) {
       EXPECT_EQ(c.channels % c.groups, 0u);
       EXPECT_LT(c.elements(), s.elements());
       const int smaller = (c.batch < s.batch) + (c.spatial < s.spatial) +
-                          (c.channels_per_group() < s.channels_per_group()) +
-                          (c.groups < s.groups);
+                          (c.channels_per_group() < s.channels_per_group()) + (c.groups < s.groups);
       EXPECT_EQ(smaller, 1);
       EXPECT_TRUE(seen.insert({c.batch, c.channels, c.spatial, c.groups}).second);
     }
@@ -53,7 +52,8 @@ TEST(Shrinker, FindsASmallerProblemFailingTheSameWay) {
   p.shape = {3, 384, 20, 6};
   p.eps = 1e-3f;
   p.seed = 4;
-  const RunRecords first = runner.run({p}, [](const std::string&, size_t, size_t) {}, nullptr);
+  const RunRecords first = runner.run(
+      {p}, [](const std::string&, size_t, size_t) {}, nullptr);
   ASSERT_EQ(first.entries.size(), 1u);
   ASSERT_EQ(first.entries[0].verdict, Verdict::kFail) << first.entries[0].message;
   const ShrinkOutcome s = shrink_failure(runner, first.entries[0], 60, nullptr);
@@ -67,8 +67,8 @@ TEST(Shrinker, FindsASmallerProblemFailingTheSameWay) {
   EXPECT_EQ(s.smallest.eps, p.eps);
   EXPECT_EQ(s.smallest.seed, p.seed);
   // It really fails: rerun it alone.
-  const RunRecords again =
-      runner.run({s.smallest}, [](const std::string&, size_t, size_t) {}, nullptr);
+  const RunRecords again = runner.run(
+      {s.smallest}, [](const std::string&, size_t, size_t) {}, nullptr);
   EXPECT_EQ(failure_signature(again.entries.at(0)), failure_signature(first.entries[0]));
 }
 
@@ -76,8 +76,8 @@ TEST(Shrinker, FindsASmallerProblemFailingTheSameWay) {
 // kernel; run prints a reproduce line and a shrunk one, and the shrunk command fails again.
 TEST(Shrinker, RunPrintsCommandsThatRerunTheFailure) {
   namespace fs = std::filesystem;
-  const fs::path config = fs::temp_directory_path() / ("gnbench_shrink_" +
-                                                        std::to_string(::getpid()) + ".json");
+  const fs::path config =
+      fs::temp_directory_path() / ("gnbench_shrink_" + std::to_string(::getpid()) + ".json");
   std::ofstream(config) << R"({"random": {"count": 1, "seed": 8, "channels": [200, 400],
     "spatial": [2, 40], "batch": [2, 3], "eps": [1e-4, 1e-2], "fold_fraction": 0}})";
   using testing::run_gnbench;

@@ -48,7 +48,7 @@ TEST(VerifySuite, ReachesEveryRegimeEveryVariantAllows) {
       e.problem = p;
       e.variant = v.name;
       e.verdict = not_applicable_reason(v, p.shape, ctx.info()).empty() ? Verdict::kPass
-                                                                          : Verdict::kSkipped;
+                                                                        : Verdict::kSkipped;
       records.entries.push_back(e);
     }
   }

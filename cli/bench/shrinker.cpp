@@ -11,8 +11,8 @@ namespace {
 // 1, v/2, 3v/4, 7v/8, v-1: the distinct values below v, largest cut first.
 std::vector<uint32_t> smaller_values(uint32_t v) {
   std::vector<uint32_t> out;
-  for (uint64_t x : {uint64_t{1}, uint64_t{v} / 2, uint64_t{v} * 3 / 4, uint64_t{v} * 7 / 8,
-                     uint64_t{v} - 1})
+  for (uint64_t x :
+       {uint64_t{1}, uint64_t{v} / 2, uint64_t{v} * 3 / 4, uint64_t{v} * 7 / 8, uint64_t{v} - 1})
     if (x >= 1 && x < v && std::find(out.begin(), out.end(), x) == out.end())
       out.push_back(static_cast<uint32_t>(x));
   return out;
@@ -37,8 +37,8 @@ std::vector<Shape> shrink_candidates(const Shape& s) {
   return out;
 }
 
-ShrinkOutcome shrink_failure(BenchRunner& runner, const EntryRecord& failing,
-                             uint32_t max_attempts, const std::atomic<bool>* stop) {
+ShrinkOutcome shrink_failure(BenchRunner& runner, const EntryRecord& failing, uint32_t max_attempts,
+                             const std::atomic<bool>* stop) {
   const std::string want = failure_signature(failing);
   const VariantSpec& spec = *runner.variants().at(0);
   const Progress quiet = [](const std::string&, size_t, size_t) {};

@@ -30,7 +30,7 @@ struct ShrinkOutcome {
 
 // `runner` must select exactly the failing entry's variant. Runs at most `max_attempts`
 // problems; stops early when `stop` becomes true.
-ShrinkOutcome shrink_failure(BenchRunner& runner, const EntryRecord& failing,
-                             uint32_t max_attempts, const std::atomic<bool>* stop);
+ShrinkOutcome shrink_failure(BenchRunner& runner, const EntryRecord& failing, uint32_t max_attempts,
+                             const std::atomic<bool>* stop);
 
 }  // namespace gnbench

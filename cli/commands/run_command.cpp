@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "bench/bench_runner.hpp"
-#include "commands/run_followup.hpp"
 #include "commands/commands.hpp"
+#include "commands/run_followup.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
@@ -87,11 +87,12 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     validate_eps(cmd.random->eps[0], "command line", "--random");
     auto drawn = generate_random_problems(*cmd.random);
     problems.insert(problems.end(), drawn.begin(), drawn.end());
-    std::cerr << "gnbench: " << drawn.size() << " random problems from --seed "
-              << cmd.random->seed << "\n";
+    std::cerr << "gnbench: " << drawn.size() << " random problems from --seed " << cmd.random->seed
+              << "\n";
   }
   if (problems.empty())
-    throw ConfigError("no problems: give a config file, --random N or --batch/--channels/--spatial/--groups");
+    throw ConfigError(
+        "no problems: give a config file, --random N or --batch/--channels/--spatial/--groups");
   if (!cmd.problems.empty()) {
     std::vector<std::string> names;
     for (const auto& p : problems) names.push_back(p.name);

@@ -30,8 +30,7 @@ void follow_up_failures(std::ostream& out, const RunRecords& records, const Benc
   for (const auto& e : records.entries) {
     if (!is_failure(e.verdict)) continue;
     if (failures++ == 0) out << "\nReproduce:\n";
-    if (failures <= limits.commands)
-    {
+    if (failures <= limits.commands) {
       ReproContext ctx = repro;
       ctx.no_timing = !e.failed_after_timing;
       out << "  " << e.name() << ": " << repro_command(e.problem, e.variant, ctx) << "\n";
@@ -49,8 +48,8 @@ void follow_up_failures(std::ostream& out, const RunRecords& records, const Benc
     o.dump_dir.reset();
     BenchRunner runner(o);
     const ShrinkOutcome s = shrink_failure(runner, *e, limits.attempts, stop);
-    out << "Shrunk " << e->name() << " (" << shape_label(e->problem.shape) << ") in "
-        << s.attempts << " runs to " << shape_label(s.smallest.shape) << ": " << s.message
+    out << "Shrunk " << e->name() << " (" << shape_label(e->problem.shape) << ") in " << s.attempts
+        << " runs to " << shape_label(s.smallest.shape) << ": " << s.message
         << "\n  smallest failing: " << one_off_command(s.smallest, e->variant, repro) << "\n";
   }
 }

@@ -13,9 +13,9 @@
 namespace gnbench {
 
 struct FollowUpLimits {
-  size_t commands = 10;      // reproduce lines printed
-  size_t shrinks = 3;        // failing random entries shrunk (distinct variants first)
-  uint32_t attempts = 48;    // problems run per shrink
+  size_t commands = 10;    // reproduce lines printed
+  size_t shrinks = 3;      // failing random entries shrunk (distinct variants first)
+  uint32_t attempts = 48;  // problems run per shrink
 };
 
 void follow_up_failures(std::ostream& out, const RunRecords& records, const BenchOptions& bench,

@@ -207,13 +207,16 @@ RandomSpec parse_random_spec(const json& block, const std::string& source) {
     } else if (key == "prefix") {
       const std::string text = v.is_string() ? v.get<std::string>() : "";
       const bool ok = !text.empty() && text.size() <= 64 &&
-                      text.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                                             "0123456789_-") == std::string::npos;
+                      text.find_first_not_of(
+                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                          "0123456789_-") == std::string::npos;
       if (!ok) bad(source, key, v, "must match [A-Za-z0-9_-]{1,64}");
       s.prefix = text;
     } else if (key == "batch" || key == "channels" || key == "spatial") {
       read_range(v, source, key,
-                 key == "batch" ? s.batch : key == "channels" ? s.channels : s.spatial);
+                 key == "batch"      ? s.batch
+                 : key == "channels" ? s.channels
+                                     : s.spatial);
     } else if (key == "eps") {
       read_eps(v, source, s.eps);
     } else if (key == "distributions") {

@@ -35,12 +35,15 @@ void print_coverage(std::ostream& out, const CoverageReport& report, const Repro
       out << "  " << std::setw(width(list[i])) << cell_text(v.cells[i]);
     out << "\n";
   }
+  constexpr size_t kMaxListed = 20;
+  size_t listed = 0;
   for (const auto& v : report.variants)
     for (size_t i = 0; i < list.size(); ++i)
-      if (v.cells[i] == CoverageCell::kGap && v.example[i])
+      if (v.cells[i] == CoverageCell::kGap && v.example[i] && listed++ < kMaxListed)
         out << "never verified: " << v.variant << " in " << list[i].id << " ("
             << list[i].description << "), e.g. " << one_off_command(*v.example[i], v.variant, repro)
             << "\n";
+  if (listed > kMaxListed) out << "... and " << listed - kMaxListed << " more never verified\n";
   out << "coverage: " << report.variants.size() << " variants x " << list.size()
       << " regimes: " << report.count(CoverageCell::kVerified) << " verified, "
       << report.count(CoverageCell::kNotApplicable) << " not applicable, "

@@ -35,7 +35,7 @@ enum class CoverageCell {
 
 struct VariantCoverage {
   std::string variant;
-  std::vector<CoverageCell> cells;         // one per regime
+  std::vector<CoverageCell> cells;              // one per regime
   std::vector<std::optional<Problem>> example;  // for gaps: a problem that would cover it
 };
 
