@@ -61,15 +61,15 @@ TEST(VerifySuite, ReachesEveryRegimeEveryVariantAllows) {
   EXPECT_GT(report.count(CoverageCell::kVerified), variants.size() * 10);
 }
 
-// Each gap-class bug fails on some problem of the suite; the seed passes that same problem,
-// so the problem is fine and the kernel is wrong. Problems run in suite order and each
-// variant stops at its first failure (scripts/verify-suite.sh runs every variant, the seed
-// included, on all of it).
+// Each gap-class bug fails on some problem of the suite that the seed passes, so the problem
+// is fine and the kernel is wrong. Problems run in suite order and each variant stops at the
+// first such problem (scripts/verify-suite.sh runs every variant, the seed included, on all).
 TEST(VerifySuite, CatchesTheGapClassKernelsAlone) {
   const auto problems = load_config_file(kSuite);
   for (const std::string variant :
        {"broken_eps_fixed", "broken_weight_c128", "broken_weight_cpg64", "broken_fold_stride"}) {
     BenchRunner broken(verify_only({variant}));
+    BenchRunner control(verify_only({"seed"}));
     const Problem* caught = nullptr;
     for (const Problem& p : problems) {
       if (!not_applicable_reason(*broken.variants()[0], p.shape, broken.context().info()).empty())
@@ -78,15 +78,15 @@ TEST(VerifySuite, CatchesTheGapClassKernelsAlone) {
       ASSERT_EQ(r.entries.size(), 1u);
       EXPECT_NE(r.entries[0].verdict, Verdict::kError) << r.entries[0].message;
       if (r.entries[0].verdict != Verdict::kFail) continue;
+      // Counts only where the seed passes: a problem the seed fails too says nothing about
+      // this bug (scripts/verify-suite.sh reports such seed failures as failures).
+      const RunRecords seed = control.run({p}, kQuiet, nullptr);
+      if (seed.entries.at(0).verdict != Verdict::kPass) continue;
       caught = &p;
       break;
     }
-    ASSERT_NE(caught, nullptr) << variant << " passed every problem of verify.json";
-    BenchRunner control(verify_only({"seed"}));
-    const RunRecords seed = control.run({*caught}, kQuiet, nullptr);
-    EXPECT_EQ(seed.entries.at(0).verdict, Verdict::kPass)
-        << variant << " caught on " << caught->name
-        << ", where the seed fails too: " << seed.entries[0].message;
+    EXPECT_NE(caught, nullptr) << variant
+                               << " passed every problem of verify.json that the seed passes";
   }
 }
 

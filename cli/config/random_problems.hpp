@@ -23,7 +23,7 @@ struct RandomSpec {
   uint32_t spatial[2] = {1, 4096};
   double eps[2] = {1e-12, 1e-1};  // log-uniform, rounded to 3 significant digits
   std::vector<std::string> distributions = {"normal"};  // kinds at their default param
-  uint64_t max_elements = uint64_t{1} << 22;            // N*C*HW of every problem
+  uint64_t max_elements = uint64_t{1} << 20;            // N*C*HW of every problem
   // Fraction of problems drawn on the dispatch-fold path, N*G > 65535 (there the batch
   // range is ignored: N follows from G). The element cap still holds.
   double fold_fraction = 0.1;
