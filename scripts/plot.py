@@ -16,7 +16,7 @@ Kinds:
 
 SKIP, FAIL, XFAIL and ERROR entries, and entries without a timing, are never drawn as a value:
 heatmap cells show them hatched with the verdict, the bandwidth chart leaves them out and says
-how many. Variants get a (colour, marker) pair of their own (70 distinct pairs). With entries
+how many. Heatmaps end with a "best of the above" row (each problem's best value). Variants get a (colour, marker) pair of their own (70 distinct pairs). With entries
 from several devices every variant is shown per device ("variant @ device").
 The anchor file is {"copy_GBps": x, "rows": [{"name": problem, "torch_bwd_ms": t,
 "graph_bwd_ms": t, ...}]}; rows are matched to problems by name. Its default column follows
@@ -25,6 +25,7 @@ Needs python3 and matplotlib (Debian's python3-matplotlib).
 """
 
 import argparse
+import fnmatch
 import gzip
 import json
 import math
@@ -125,8 +126,19 @@ def matrix(rows, cols, cells, value):
     return out
 
 
+def with_best_row(rows, values):
+    """A last row with each column's highest value: the best variant per problem."""
+    best = []
+    for j in range(len(values[0]) if values else 0):
+        column = [line[j] for line in values if not math.isnan(line[j])]
+        best.append(max(column) if column else math.nan)
+    return rows + ["best of the above"], values + [best]
+
+
 def heatmap(ax, rows, cols, cells, values, norm, cmap, fmt, label):
     fig = ax.figure
+    rows, values = with_best_row(rows, values)
+    ax.axhline(len(rows) - 1.5, color="black", lw=1.5)
     masked = [[v if not math.isnan(v) else math.nan for v in line] for line in values]
     im = ax.imshow(masked, aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
     size = max(4.5, min(8.0, 260 / max(len(rows), len(cols), 1)))
@@ -204,10 +216,16 @@ def plot_speedup(ax, entries, mode, args):
     finite = [v for line in values for v in line if not math.isnan(v)]
     if not finite:
         fail(f"no problem has both a passing timed entry and a time of {what}")
-    span = max(2.0, max(max(finite), 1 / min(finite)))
+    # Colours saturate beyond 4x either way; the numbers in the cells carry the rest.
+    span = min(4.0, max(2.0, max(finite), 1 / min(finite)))
     norm = mcolors.LogNorm(1 / span, span)
     heatmap(ax, rows, cols, cells, values, norm, plt.get_cmap("RdBu"),
             lambda v: f"{v:.2f}", f"speedup over {what} (>1 faster)")
+    ticks = [t for t in (0.25, 0.5, 1, 2, 4) if 1 / span <= t <= span]
+    colorbar = ax.images[0].colorbar
+    colorbar.set_ticks(ticks)
+    colorbar.set_ticklabels([f"{t:g}x" for t in ticks])
+    colorbar.minorticks_off()
     ax.set_title(f"Speedup over {what}, {mode} medians")
 
 
@@ -292,19 +310,23 @@ def main(argv=None):
     ap.add_argument("--over", help="speedup: the variant to compare with")
     ap.add_argument("--anchor", help="speedup: PyTorch timings to compare with (see above)")
     ap.add_argument("--anchor-column", help="speedup: the anchor's column (default by --mode)")
+    ap.add_argument("--variant", help="only these variants (names or globs, comma separated)")
     ap.add_argument("--title", help="figure title")
     args = ap.parse_args(argv)
     if args.kind == "speedup" and bool(args.over) == bool(args.anchor):
         ap.error("--kind speedup needs exactly one of --over VARIANT and --anchor FILE")
 
     entries = [e for path in args.results for e in load(path)]
+    if args.variant:
+        patterns = args.variant.split(",")
+        entries = [e for e in entries if any(fnmatch.fnmatchcase(e["variant"], p) for p in patterns)]
     if not entries:
-        fail("no entries in " + ", ".join(args.results))
+        fail("no entries in " + ", ".join(args.results) + (f" match --variant {args.variant}" if args.variant else ""))
     mode = pick_mode(entries, args.mode)
     fig, ax = plt.subplots(figsize=figure_size(args.kind, entries))
     KINDS[args.kind](ax, entries, mode, args)
     if args.title:
-        fig.suptitle(args.title)
+        ax.set_title(args.title)
     fig.tight_layout()
     fig.savefig(args.output, dpi=110)
     plt.close(fig)

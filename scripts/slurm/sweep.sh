@@ -17,7 +17,8 @@
 #   RUN_ARGS    more `gnbench run` arguments, e.g. --samples 20 --variant 'gn_*'
 #
 # Files: FILE.parts/task_I.json (task I's results), task_I.log, merge.log, merge.rc (the
-# merge's exit status, written after FILE), sweep.args (what --resume must match).
+# merge's exit status, written after FILE), table.txt (`gnbench show FILE`, printed by --wait),
+# sweep.args (what --resume must match).
 # The jobs run in the current directory: FILE, the configs and gnbench ($GNBENCH, else
 # build/gnbench of this repository) must be on a file system every node sees.
 # Exit: 0 submitted (or, with --wait, merged and passed), 1 the merge failed, 2 usage error,
@@ -89,6 +90,8 @@ for ((i = 1; i <= tasks; ++i)); do
   todo+=("$i")
 done
 
+quoted_run_args=""
+((${#run_args[@]})) && quoted_run_args="$(printf '%q ' "${run_args[@]}")"
 # The task: exit 0 when its results are complete (passing or not: the merge reports failures),
 # else gnbench's code, so that afterok holds the merge back. The TERM trap lets bash outlive
 # Slurm's SIGTERM at the time limit and record gnbench's exit (130, results kept).
@@ -98,7 +101,7 @@ trap 'echo "task \$SLURM_ARRAY_TASK_ID: SIGTERM" >&2' TERM
 i=\$SLURM_ARRAY_TASK_ID
 rc=0
 $(printf '%q ' "$gnbench" run "${configs[@]}") --shard "\$i/$tasks" --quiet --force \\
-  --json "$parts/task_\$i.json" $(printf '%q ' "${run_args[@]}") || rc=\$?
+  --json "$parts/task_\$i.json" $quoted_run_args || rc=\$?
 echo \$rc >"$parts/task_\$i.rc"
 case \$rc in 0|1) exit 0 ;; *) exit \$rc ;; esac
 TASK
@@ -111,6 +114,10 @@ $(printf '%q ' "$gnbench" merge "${files[@]}") -o $(printf '%q' "$out") --force 
 if ((rc == 0)) && grep -qx 1 $(printf '%q ' "${files[@]/%.json/.rc}") 2>/dev/null; then
   echo "merge: some entries failed verification (see the task logs)" >&2
   rc=1
+fi
+# The combined table, where this gnbench has \`show\`.
+if [[ -f $(printf '%q' "$out") ]] && $(printf '%q' "$gnbench") show --help >/dev/null 2>&1; then
+  $(printf '%q' "$gnbench") show $(printf '%q' "$out") >"$parts/table.txt" 2>&1 || true
 fi
 echo \$rc >"$parts/merge.rc"
 exit \$rc
@@ -152,5 +159,6 @@ while [[ ! -f "$parts/merge.rc" ]]; do
   sleep 1
 done
 rc="$(cat "$parts/merge.rc")"
+if [[ -f "$parts/table.txt" ]]; then cat "$parts/table.txt"; fi
 echo "slurm/sweep.sh: merged $out (merge exit $rc)" >&2
 exit "$rc"
