@@ -114,7 +114,7 @@ fi
 "$gnbench" merge "${points[@]}" -o "$out/all.json" --force >&2
 # One table for the whole sweep: `gnbench show` of the merged file where this gnbench has it,
 # else the points' tables one after another.
-if "$gnbench" show --help >/dev/null 2>&1; then
+if "$gnbench" --help 2>/dev/null | grep -qE '^ +show( |$)'; then
   "$gnbench" show "$out/all.json"
 else
   for p in "${points[@]}"; do

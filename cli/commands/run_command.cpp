@@ -114,7 +114,9 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   const std::vector<std::string> devices = device_list(cmd.bench.context.device);
   std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
   if (devices.size() == 1) {
-    runner.emplace(cmd.bench);
+    BenchOptions one = cmd.bench;
+    one.context.device = devices.front();  // "all" on a host of one device
+    runner.emplace(std::move(one));
     runner->check_problems(problems, source);
   }
   if (shard.second > 1) {

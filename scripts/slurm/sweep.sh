@@ -116,7 +116,7 @@ if ((rc == 0)) && grep -qx 1 $(printf '%q ' "${files[@]/%.json/.rc}") 2>/dev/nul
   rc=1
 fi
 # The combined table, where this gnbench has \`show\`.
-if [[ -f $(printf '%q' "$out") ]] && $(printf '%q' "$gnbench") show --help >/dev/null 2>&1; then
+if [[ -f $(printf '%q' "$out") ]] && $(printf '%q' "$gnbench") --help 2>/dev/null | grep -qE '^ +show( |\$)'; then
   $(printf '%q' "$gnbench") show $(printf '%q' "$out") >"$parts/table.txt" 2>&1 || true
 fi
 echo \$rc >"$parts/merge.rc"
