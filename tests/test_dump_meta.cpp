@@ -26,13 +26,29 @@ TEST(DumpMeta, MetaAndStatisticsDescribeTheDumpedProblem) {
     const uint32_t n = 1 + rng() % 3, hw = 1 + rng() % 300, seed = rng() % 100000;
     const double eps = std::pow(10.0, -1.0 - double(rng() % 6));
     const std::string dist = distributions[rng() % 3];
-    SCOPED_TRACE("N=" + std::to_string(n) + " G=" + std::to_string(groups) + " C/G=" +
-                 std::to_string(cpg) + " HW=" + std::to_string(hw) + " " + dist);
-    const testing::RunResult r = testing::run_gnbench(
-        {{"run", "--batch", std::to_string(n), "--channels", std::to_string(groups * cpg),
-          "--spatial", std::to_string(hw), "--groups", std::to_string(groups), "--eps",
-          std::to_string(eps), "--seed", std::to_string(seed), "--distribution", dist,
-          "--variant", "seed,gn_fused", "--no-timing", "-q", "--dump", tmp / "d"}});
+    SCOPED_TRACE("N=" + std::to_string(n) + " G=" + std::to_string(groups) +
+                 " C/G=" + std::to_string(cpg) + " HW=" + std::to_string(hw) + " " + dist);
+    const testing::RunResult r = testing::run_gnbench({{"run",
+                                                        "--batch",
+                                                        std::to_string(n),
+                                                        "--channels",
+                                                        std::to_string(groups * cpg),
+                                                        "--spatial",
+                                                        std::to_string(hw),
+                                                        "--groups",
+                                                        std::to_string(groups),
+                                                        "--eps",
+                                                        std::to_string(eps),
+                                                        "--seed",
+                                                        std::to_string(seed),
+                                                        "--distribution",
+                                                        dist,
+                                                        "--variant",
+                                                        "seed,gn_fused",
+                                                        "--no-timing",
+                                                        "-q",
+                                                        "--dump",
+                                                        tmp / "d"}});
     ASSERT_EQ(r.exit_code, 0) << r.describe();
     const fs::path dir = tmp.path() / "d" / "cli";
 

@@ -24,17 +24,18 @@ nlohmann::json entry_without_device(const EntryRecord& e) {
 
 TEST(MultiDevice, TwoWorkersGiveTheSingleDeviceEntriesInConfigOrder) {
   testing::TempDir tmp("multi_device");
-  const auto single = testing::run_gnbench(
-      {{"run", kDefault, "--variant", "seed,gn_fused", "--no-timing", "-q", "--json",
-        tmp / "one.json"}, 300});
+  const auto single = testing::run_gnbench({{"run", kDefault, "--variant", "seed,gn_fused",
+                                             "--no-timing", "-q", "--json", tmp / "one.json"},
+                                            300});
   ASSERT_EQ(single.exit_code, 0) << single.describe();
   // With --shard too: the workers split the shard's problems.
   for (const std::string shard : {"1/1", "2/2"}) {
     SCOPED_TRACE(shard);
     const std::string out = tmp / ("two" + std::to_string(shard[0]) + ".json");
-    const auto two = testing::run_gnbench(
-        {{"run", kDefault, "--variant", "seed,gn_fused", "--no-timing", "-q", "--device", "0,0",
-          "--shard", shard, "--json", out}, 300});
+    const auto two =
+        testing::run_gnbench({{"run", kDefault, "--variant", "seed,gn_fused", "--no-timing", "-q",
+                               "--device", "0,0", "--shard", shard, "--json", out},
+                              300});
     ASSERT_EQ(two.exit_code, 0) << two.describe();
     const RunRecords a = read_results_file(tmp / "one.json"), b = read_results_file(out);
     std::vector<const EntryRecord*> expected;
@@ -54,8 +55,8 @@ TEST(MultiDevice, TwoWorkersGiveTheSingleDeviceEntriesInConfigOrder) {
 TEST(MultiDevice, TimedEntriesUseTheirDevicesCopyBandwidth) {
   testing::TempDir tmp("multi_device_timed");
   const auto r = testing::run_gnbench(
-      {{"run", "--batch", "2", "--channels", "32", "--spatial", "256", "--groups", "4",
-        "--variant", "seed", "--samples", "3", "-q", "--device", "0,0", "--json", tmp / "t.json"},
+      {{"run", "--batch", "2", "--channels", "32", "--spatial", "256", "--groups", "4", "--variant",
+        "seed", "--samples", "3", "-q", "--device", "0,0", "--json", tmp / "t.json"},
        300});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   const auto doc = nlohmann::json::parse(testing::slurp(tmp / "t.json"));

@@ -15,8 +15,9 @@
 namespace gnbench {
 
 std::vector<std::string> device_list(const std::string& text) {
-  if (text != "all") return text.find(',') == std::string::npos ? std::vector<std::string>{text}
-                                                                 : split_list(text, "--device");
+  if (text != "all")
+    return text.find(',') == std::string::npos ? std::vector<std::string>{text}
+                                               : split_list(text, "--device");
   std::vector<std::string> all;
   for (const auto& d : VulkanContext::list_devices()) all.push_back(std::to_string(d.index));
   return all;
