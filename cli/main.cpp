@@ -7,9 +7,9 @@
 
 #include "build_info.hpp"
 #include "commands/commands.hpp"
+#include "commands/run_flags.hpp"
 #include "config/config_error.hpp"
 #include "config/name_patterns.hpp"
-#include "inputs/input_generator.hpp"
 #include "runtime/manifest.hpp"
 #include "runtime/vulkan_context.hpp"
 
@@ -60,8 +60,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> kernel_dirs;
   std::string variant_list, problem_list, mode = "cold";
   Problem one_off;
-  one_off.name = "cli";
+  std::string one_off_name, copy_bandwidth;
   double eps = 1e-5, kernel_timeout_s = 60;
+  double max_noise_percent = run.bench.sampling.max_noise * 100;
   uint32_t samples = 0;
   std::string distribution = "normal";
   std::string json_out, csv_out, md_out, dump_dir;
@@ -87,9 +88,17 @@ int main(int argc, char** argv) {
       ->group("One-off problem");
   run_cmd->add_option("--seed", one_off.seed, "RNG seed of the one-off problem")
       ->group("One-off problem");
-  run_cmd->add_option("--distribution", distribution, "input distribution of the one-off problem")
+  run_cmd
+      ->add_option("--distribution", distribution,
+                   "input distribution of the one-off problem: " + distribution_kind_list())
       ->capture_default_str()
       ->group("One-off problem");
+  run_cmd
+      ->add_option("--name", one_off_name,
+                   "name of the one-off problem (default: from its shape, e.g. n8_c320_hw4096_g32)")
+      ->group("One-off problem")
+      ->needs(batch);
+  run_cmd->footer(distribution_help());
   run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests")
       ->check(CLI::ExistingDirectory);
   // Plain strings split by split_list(): CLI11's delimiter() takes the next argument as the
@@ -136,11 +145,13 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber)
       ->group("Timing");
   run_cmd
-      ->add_option("--max-noise", run.bench.sampling.max_noise,
-                   "Stop when stdev/mean falls below this")
+      ->add_option("--max-noise", max_noise_percent,
+                   "Stop when the relative noise falls below this, in percent as nvbench takes "
+                   "it (0.5 = 0.5 %)")
       ->capture_default_str()
       ->check(kFinite)
       ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(0.0, 100.0))
       ->group("Timing");
   run_cmd
       ->add_option("--timeout", run.bench.sampling.timeout_s,
@@ -162,6 +173,11 @@ int main(int argc, char** argv) {
           "include that cost)")
       ->group("Timing");
   run_cmd->add_flag("--no-timing", no_timing, "Verify only")->group("Timing");
+  run_cmd
+      ->add_option("--copy-bandwidth", copy_bandwidth,
+                   "GBPS: use this copy bandwidth for % copy instead of measuring it (the "
+                   "results file records it as given); off: no probe, no % copy")
+      ->group("Timing");
   run_cmd->add_option("--json", json_out, "Write the results file (Google Benchmark layout)")
       ->group("Output");
   run_cmd->add_option("--csv", csv_out, "Write one CSV row per problem x variant x timing mode")
@@ -172,7 +188,16 @@ int main(int argc, char** argv) {
                    "Write inputs, reference and outputs as .npy under this folder")
       ->group("Output");
   run_cmd->add_flag("--force", run.force, "Replace existing output files")->group("Output");
-  run_cmd->add_flag("--quiet,-q", run.quiet, "No progress on stderr")->group("Output");
+  run_cmd
+      ->add_flag("--quiet,-q", run.quiet,
+                 "No progress on stderr (a status line on a terminal, else a line per entry)")
+      ->group("Output");
+  run_cmd->add_flag("--show-skipped", run.show_skipped, "List not-applicable (SKIP) entries too")
+      ->group("Output");
+  run_cmd
+      ->add_flag("--list", run.list,
+                 "Print what would run (problem x variant, or why not) and exit; runs nothing")
+      ->group("Output");
   run_cmd
       ->add_flag("--pipeline-stats", run.pipeline_stats,
                  "Print the driver's statistics of every compiled stage (e.g. registers); the "
@@ -276,16 +301,12 @@ int main(int argc, char** argv) {
     run.bench.context.fence_timeout =
         std::chrono::milliseconds(static_cast<int64_t>(kernel_timeout_s * 1000));
     if (samples) run.bench.sampling.fixed_samples = samples;
+    run.bench.sampling.max_noise = max_noise_percent / 100;  // percent on the command line
+    if (!copy_bandwidth.empty()) parse_copy_bandwidth(copy_bandwidth, run.bench);
     run.bench.timing = !no_timing;
     run.bench.cold = mode != "hot";
     run.bench.hot = mode != "cold";
-    if (*batch) {
-      if (!is_distribution_kind(distribution))
-        throw ConfigError("--distribution '" + distribution + "': unknown distribution");
-      one_off.eps = static_cast<float>(eps);
-      one_off.distribution.kind = distribution;
-      run.one_off = one_off;
-    }
+    if (*batch) run.one_off = one_off_problem(one_off, eps, distribution, one_off_name);
     if (!json_out.empty()) run.json_out = json_out;
     if (!csv_out.empty()) run.csv_out = csv_out;
     if (!md_out.empty()) run.md_out = md_out;

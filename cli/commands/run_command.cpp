@@ -13,7 +13,10 @@
 #include "report/atomic_file.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
+#include "report/progress_log.hpp"
 #include "report/results_json.hpp"
+#include "report/run_plan.hpp"
+#include "report/run_summary.hpp"
 #include "report/table_printer.hpp"
 
 namespace gnbench {
@@ -48,6 +51,15 @@ Progress terminal_progress(bool enabled) {
     }
     std::cerr << "\r\033[K[" << done << "/" << total << "] " << what << eta << std::flush;
   };
+}
+
+// For logs: a first line saying how much will run; returns that count.
+size_t start_log(const std::vector<PlannedEntry>& plan) {
+  size_t runs = 0;
+  for (const auto& e : plan) runs += e.skip_reason.empty();
+  std::cerr << "gnbench: " << runs << " entries to run (" << plan.size() - runs
+            << " not applicable)" << std::endl;
+  return runs;
 }
 
 // --shard "I/N" -> {I, N}, 1 <= I <= N.
@@ -101,8 +113,8 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     validate_compare_options(cmd.compare);
   }
   for (const auto& out : {cmd.json_out, cmd.csv_out, cmd.md_out})
-    if (out) ensure_writable_target(*out, cmd.force, "--force");
-  if (cmd.bench.dump_dir) {
+    if (out && !cmd.list) ensure_writable_target(*out, cmd.force, "--force");
+  if (cmd.bench.dump_dir && !cmd.list) {
     std::error_code ec;
     if (std::filesystem::exists(*cmd.bench.dump_dir) &&
         !std::filesystem::is_empty(*cmd.bench.dump_dir, ec) && !cmd.force)
@@ -122,8 +134,15 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                 << " in all)\n";
     problems = std::move(mine);
   }
-  RunRecords records =
-      runner.run(problems, terminal_progress(!cmd.quiet && isatty(STDERR_FILENO)), stop);
+  if (cmd.list) {
+    print_run_plan(std::cout, runner.plan(problems));
+    return 0;
+  }
+  const bool terminal = isatty(STDERR_FILENO);
+  std::optional<ProgressLog> log;
+  if (!cmd.quiet && !terminal) log.emplace(std::cerr, start_log(runner.plan(problems)));
+  if (log) runner.on_entry_finished([&log](const EntryRecord& e) { log->finished(e); });
+  RunRecords records = runner.run(problems, terminal_progress(!cmd.quiet && terminal), stop);
   records.context.command_line = cmd.command_line;
   records.context.date = now_iso8601();
   records.context.host_name = host_name();
@@ -131,11 +150,14 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   if (shard.second > 1)
     records.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
 
-  print_table(std::cout, records);
+  const TableOptions table{cmd.show_skipped};
+  print_table(std::cout, records, table);
   if (cmd.pipeline_stats) print_pipeline_statistics(std::cout, records);
+  std::cout << "\n";
+  print_run_summary(std::cout, summarize_run(records));
   if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
   if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
-  if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records));
+  if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records, table));
 
   int code = records.context.complete ? 0 : 130;
   for (const auto& e : records.entries)

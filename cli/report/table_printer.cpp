@@ -1,14 +1,11 @@
 #include "report/table_printer.hpp"
 
+#include <algorithm>
 #include <iomanip>
-
-#include "report/summary_rows.hpp"
 
 namespace gnbench {
 
-void print_table(std::ostream& out, const RunRecords& records) {
-  out << summary_header(records.context) << "\n";
-  SummaryTable t = summary_table(records);
+void print_aligned(std::ostream& out, const SummaryTable& t) {
   std::vector<size_t> width(t.titles.size());
   for (size_t i = 0; i < t.titles.size(); ++i) {
     width[i] = t.titles[i].size();
@@ -21,8 +18,13 @@ void print_table(std::ostream& out, const RunRecords& records) {
   };
   print_row(t.titles);
   for (const auto& r : t.rows) print_row(r);
+}
+
+void print_table(std::ostream& out, const RunRecords& records, const TableOptions& options) {
+  out << summary_header(records.context) << "\n";
+  print_aligned(out, summary_table(records, options));
   out << "\n";
-  for (const auto& note : summary_notes(records)) out << note << "\n";
+  for (const auto& note : summary_notes(records, options)) out << note << "\n";
 }
 
 void print_pipeline_statistics(std::ostream& out, const RunRecords& records) {
