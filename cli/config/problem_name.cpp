@@ -1,6 +1,8 @@
 #include "config/problem_name.hpp"
 
+#include <cstdint>
 #include <cstdio>
+#include <utility>
 
 namespace gnbench {
 
@@ -16,8 +18,13 @@ std::string number(double v) {
 
 std::string one_off_problem_name(const Problem& p) {
   const Shape& s = p.shape;
-  std::string name = "n" + std::to_string(s.batch) + "_c" + std::to_string(s.channels) + "_hw" +
-                     std::to_string(s.spatial) + "_g" + std::to_string(s.groups);
+  // Appended piece by piece: GCC 12 warns (falsely) about "literal" + std::to_string(...).
+  std::string name = "n";
+  for (const auto& [label, value] : {std::pair<const char*, uint32_t>{"", s.batch},
+                                     {"_c", s.channels},
+                                     {"_hw", s.spatial},
+                                     {"_g", s.groups}})
+    name.append(label).append(std::to_string(value));
   const Problem defaults;
   if (p.distribution.kind != defaults.distribution.kind) name += "_" + p.distribution.kind;
   if (p.distribution.param != defaults.distribution.param)

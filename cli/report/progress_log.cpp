@@ -15,8 +15,9 @@ std::string duration_label(double seconds) {
 }
 
 std::string progress_line(const EntryRecord& e, size_t done, size_t total, double elapsed_s) {
-  std::string line = "[" + std::to_string(done) + "/" + std::to_string(total) + "] " + e.name() +
-                     "  " + verdict_name(e.verdict);
+  std::string line = "[";  // appended: GCC 12 warns (falsely) about "literal" + std::string
+  line.append(std::to_string(done)).append("/").append(std::to_string(total)).append("] ");
+  line.append(e.name()).append("  ").append(verdict_name(e.verdict));
   if (e.verdict == Verdict::kFail || e.verdict == Verdict::kError || e.verdict == Verdict::kXPass) {
     std::string message = e.message;
     std::replace(message.begin(), message.end(), '\n', ' ');

@@ -12,9 +12,12 @@ void print_aligned(std::ostream& out, const SummaryTable& t) {
     for (const auto& r : t.rows) width[i] = std::max(width[i], r[i].size());
   }
   auto print_row = [&](const std::vector<std::string>& cells) {
-    for (size_t i = 0; i < cells.size(); ++i)
-      out << (t.left_aligned[i] ? std::left : std::right) << std::setw(static_cast<int>(width[i]))
-          << cells[i] << (i + 1 < cells.size() ? "  " : "\n");
+    for (size_t i = 0; i < cells.size(); ++i) {
+      const bool last = i + 1 == cells.size();
+      const bool pad = !(last && t.left_aligned[i]);  // no trailing spaces
+      out << (t.left_aligned[i] ? std::left : std::right)
+          << std::setw(pad ? static_cast<int>(width[i]) : 0) << cells[i] << (last ? "\n" : "  ");
+    }
   };
   print_row(t.titles);
   for (const auto& r : t.rows) print_row(r);

@@ -115,7 +115,8 @@ class Parser {
              (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
         ++pos_;
       std::string name = text_.substr(start, pos_ - start);
-      if (!accept("(")) return spanned({Kind::kVariable, 0, name, {}}, begin, pos_);
+      const size_t end = pos_;  // accept() below skips the spaces after the name
+      if (!accept("(")) return spanned({Kind::kVariable, 0, name, {}}, begin, end);
       if (name != "ceil_div" && name != "min" && name != "max") {
         pos_ = start;
         fail("unknown function '" + name + "' (known: ceil_div, min, max)");
