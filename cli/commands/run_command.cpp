@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "bench/bench_runner.hpp"
+#include "bench/multi_device.hpp"
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
@@ -122,8 +123,14 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                         ": exists and is not empty; pass --force to write into it");
   }
 
-  BenchRunner runner(cmd.bench);
-  runner.check_problems(problems, source);
+  const std::vector<std::string> devices = device_list(cmd.bench.context.device);
+  std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
+  if (devices.size() == 1) {
+    BenchOptions one = cmd.bench;
+    one.context.device = devices.front();  // "all" on a host of one device
+    runner.emplace(std::move(one));
+    runner->check_problems(problems, source);
+  }
   if (shard.second > 1) {
     // Round-robin, so that shards of a config sorted by size get similar work.
     std::vector<Problem> mine;
@@ -135,14 +142,25 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     problems = std::move(mine);
   }
   if (cmd.list) {
-    print_run_plan(std::cout, runner.plan(problems));
+    if (!runner) {  // several devices: the first one's plan (a `when` may use SUBGROUP)
+      BenchOptions one = cmd.bench;
+      one.context.device = devices.front();
+      runner.emplace(std::move(one));
+    }
+    print_run_plan(std::cout, runner->plan(problems));
     return 0;
   }
   const bool terminal = isatty(STDERR_FILENO);
+  const Progress progress = terminal_progress(!cmd.quiet && terminal);
+  // Logs get a line per finished entry (on one device; several keep to the status callback).
   std::optional<ProgressLog> log;
-  if (!cmd.quiet && !terminal) log.emplace(std::cerr, start_log(runner.plan(problems)));
-  if (log) runner.on_entry_finished([&log](const EntryRecord& e) { log->finished(e); });
-  RunRecords records = runner.run(problems, terminal_progress(!cmd.quiet && terminal), stop);
+  if (runner && !cmd.quiet && !terminal) {
+    log.emplace(std::cerr, start_log(runner->plan(problems)));
+    runner->on_entry_finished([&log](const EntryRecord& e) { log->finished(e); });
+  }
+  RunRecords records = runner ? runner->run(problems, progress, stop)
+                              : run_on_devices(cmd.bench, devices, problems, source,
+                                               cmd.mixed_devices, progress, stop);
   records.context.command_line = cmd.command_line;
   records.context.date = now_iso8601();
   records.context.host_name = host_name();
