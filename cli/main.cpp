@@ -7,6 +7,7 @@
 
 #include "build_info.hpp"
 #include "commands/commands.hpp"
+#include "commands/run_flags.hpp"
 #include "config/config_error.hpp"
 #include "config/name_patterns.hpp"
 #include "inputs/input_generator.hpp"
@@ -62,8 +63,9 @@ int main(int argc, char** argv) {
   std::vector<std::string> kernel_dirs;
   std::string variant_list, problem_list, mode = "cold";
   Problem one_off;
-  one_off.name = "cli";
+  std::string one_off_name, copy_bandwidth;
   double eps = 1e-5, kernel_timeout_s = 60;
+  double max_noise_percent = run.bench.sampling.max_noise * 100;
   uint32_t samples = 0;
   std::string distribution = "normal";
   std::string json_out, csv_out, md_out, dump_dir;
@@ -95,12 +97,14 @@ int main(int argc, char** argv) {
                                     "RNG seed of the one-off problem's inputs; with --random, the "
                                     "seed the random problems are drawn from (default 1)")
                        ->group("One-off problem");
-  auto* distribution_opt = run_cmd
-                               ->add_option("--distribution", distribution,
-                                            "input distribution of the one-off problem (with "
-                                            "--random: of every random problem; default normal)")
-                               ->capture_default_str()
-                               ->group("One-off problem");
+  auto* distribution_opt =
+      run_cmd
+          ->add_option("--distribution", distribution,
+                       "input distribution of the one-off problem (with --random: of every "
+                       "random problem): " +
+                           distribution_kind_list())
+          ->capture_default_str()
+          ->group("One-off problem");
   uint32_t random_count = 0;
   auto* random_opt =
       run_cmd
@@ -112,6 +116,12 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--coverage", run.coverage,
                     "After the table, the regimes (channels per group, groups, spatial sizes, "
                     "dispatch fold, eps decades...) each variant was verified in");
+  run_cmd
+      ->add_option("--name", one_off_name,
+                   "name of the one-off problem (default: from its shape, e.g. n8_c320_hw4096_g32)")
+      ->group("One-off problem")
+      ->needs(batch);
+  run_cmd->footer(distribution_help());
   run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests")
       ->check(CLI::ExistingDirectory);
   // Plain strings split by split_list(): CLI11's delimiter() takes the next argument as the
@@ -161,11 +171,13 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber)
       ->group("Timing");
   run_cmd
-      ->add_option("--max-noise", run.bench.sampling.max_noise,
-                   "Stop when stdev/mean falls below this")
+      ->add_option("--max-noise", max_noise_percent,
+                   "Stop when the relative noise falls below this, in percent as nvbench takes "
+                   "it (0.5 = 0.5 %)")
       ->capture_default_str()
       ->check(kFinite)
       ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(0.0, 100.0))
       ->group("Timing");
   run_cmd
       ->add_option("--timeout", run.bench.sampling.timeout_s,
@@ -187,6 +199,11 @@ int main(int argc, char** argv) {
           "include that cost)")
       ->group("Timing");
   run_cmd->add_flag("--no-timing", no_timing, "Verify only")->group("Timing");
+  run_cmd
+      ->add_option("--copy-bandwidth", copy_bandwidth,
+                   "GBPS: use this copy bandwidth for % copy instead of measuring it (the "
+                   "results file records it as given); off: no probe, no % copy")
+      ->group("Timing");
   run_cmd->add_option("--json", json_out, "Write the results file (Google Benchmark layout)")
       ->group("Output");
   run_cmd->add_option("--csv", csv_out, "Write one CSV row per problem x variant x timing mode")
@@ -197,7 +214,16 @@ int main(int argc, char** argv) {
                    "Write inputs, reference and outputs as .npy under this folder")
       ->group("Output");
   run_cmd->add_flag("--force", run.force, "Replace existing output files")->group("Output");
-  run_cmd->add_flag("--quiet,-q", run.quiet, "No progress on stderr")->group("Output");
+  run_cmd
+      ->add_flag("--quiet,-q", run.quiet,
+                 "No progress on stderr (a status line on a terminal, else a line per entry)")
+      ->group("Output");
+  run_cmd->add_flag("--show-skipped", run.show_skipped, "List not-applicable (SKIP) entries too")
+      ->group("Output");
+  run_cmd
+      ->add_flag("--list", run.list,
+                 "Print what would run (problem x variant, or why not) and exit; runs nothing")
+      ->group("Output");
   run_cmd
       ->add_flag("--pipeline-stats", run.pipeline_stats,
                  "Print the driver's statistics of every compiled stage (e.g. registers); the "
@@ -301,16 +327,12 @@ int main(int argc, char** argv) {
     run.bench.context.fence_timeout =
         std::chrono::milliseconds(static_cast<int64_t>(kernel_timeout_s * 1000));
     if (samples) run.bench.sampling.fixed_samples = samples;
+    run.bench.sampling.max_noise = max_noise_percent / 100;  // percent on the command line
+    if (!copy_bandwidth.empty()) parse_copy_bandwidth(copy_bandwidth, run.bench);
     run.bench.timing = !no_timing;
     run.bench.cold = mode != "hot";
     run.bench.hot = mode != "cold";
-    if (*batch) {
-      if (!is_distribution_kind(distribution))
-        throw ConfigError("--distribution '" + distribution + "': unknown distribution");
-      one_off.eps = static_cast<float>(eps);
-      one_off.distribution.kind = distribution;
-      run.one_off = one_off;
-    }
+    if (*batch) run.one_off = one_off_problem(one_off, eps, distribution, one_off_name);
     if (*random_opt) {
       RandomSpec spec;
       spec.count = random_count;
@@ -318,7 +340,8 @@ int main(int argc, char** argv) {
       if (*eps_opt) spec.eps[0] = spec.eps[1] = eps;
       if (*distribution_opt) spec.distributions = {distribution};
       if (*distribution_opt && !is_distribution_kind(distribution))
-        throw ConfigError("--distribution '" + distribution + "': unknown distribution");
+        throw ConfigError("--distribution '" + distribution +
+                          "': unknown distribution (valid: " + distribution_kind_list() + ")");
       run.random = spec;
     }
     if (!json_out.empty()) run.json_out = json_out;

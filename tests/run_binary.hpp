@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -135,6 +136,17 @@ inline RunResult run_gnbench(const RunSpec& spec) {
   std::error_code ec;
   fs::remove_all(dir, ec);
   return r;
+}
+
+// A row of gnbench's terminal tables split on runs of two or more spaces (cells never hold two
+// spaces in a row), trailing spaces dropped.
+inline std::vector<std::string> table_cells(const std::string& line) {
+  static const std::regex gap(" {2,}");
+  std::vector<std::string> out;
+  std::string trimmed = line.substr(0, line.find_last_not_of(' ') + 1);
+  for (std::sregex_token_iterator it(trimmed.begin(), trimmed.end(), gap, -1), end; it != end; ++it)
+    out.push_back(*it);
+  return out;
 }
 
 // A fresh empty directory, removed with its contents at the end of the scope.

@@ -244,7 +244,8 @@ const std::vector<BadCase> kCases = {
     // The brief's example: over lavapipe's maxStorageBufferRange (2^27), refused before allocation.
     {"one_off_too_large_lavapipe",
      {"run", "--batch", "1", "--channels", "1", "--spatial", "40000000", "--groups", "1"},
-     {"command line", "problem 'cli'", "tensor x is 160000000 bytes", "maxStorageBufferRange"}},
+     {"command line", "problem 'n1_c1_hw40000000_g1'", "tensor x is 160000000 bytes",
+      "maxStorageBufferRange"}},
     // 8 GB per tensor: over any device's maxStorageBufferRange (at most 2^32 - 1).
     {"one_off_too_large_any_device",
      {"run", "--batch", "1", "--channels", "1", "--spatial", "2000000000", "--groups", "1"},

@@ -22,6 +22,7 @@
 #include "config/config_loader.hpp"
 #include "reference/group_norm.hpp"
 #include "report/npy_writer.hpp"
+#include "run_binary.hpp"
 
 namespace gnbench {
 namespace {
@@ -47,15 +48,7 @@ std::string read_file(const fs::path& path) {
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
-// Splits on runs of two or more spaces: the table's cells never hold two spaces in a row.
-std::vector<std::string> cells(const std::string& line) {
-  static const std::regex gap(" {2,}");
-  std::vector<std::string> out;
-  std::string trimmed = line.substr(0, line.find_last_not_of(' ') + 1);
-  for (std::sregex_token_iterator it(trimmed.begin(), trimmed.end(), gap, -1), end; it != end; ++it)
-    out.push_back(*it);
-  return out;
-}
+std::vector<std::string> cells(const std::string& line) { return testing::table_cells(line); }
 
 class Cli : public ::testing::Test {
  protected:
@@ -357,7 +350,7 @@ TEST_F(Cli, OneOffProblemFromFlags) {
       gnbench("run --batch 2 --channels 8 --spatial 16 --groups 4 --variant seed --no-timing -q");
   EXPECT_EQ(r.code, 0) << describe(r);
   EXPECT_NE(r.out.find("PASS"), std::string::npos) << describe(r);
-  EXPECT_NE(r.out.find("cli "), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("n2_c8_hw16_g4 "), std::string::npos) << describe(r);
 
   r = gnbench("run --batch 2 --channels 9 --spatial 16 --groups 4 --variant seed --no-timing");
   EXPECT_EQ(r.code, 2) << describe(r);

@@ -21,7 +21,8 @@ struct BenchOptions {
   bool hot = false;          // back-to-back samples
   bool stage_times = false;  // a timestamp after every stage (they drain the pipeline)
   SamplingOptions sampling;
-  bool measure_copy_bandwidth = true;
+  bool measure_copy_bandwidth = true;  // false: --copy-bandwidth off
+  std::optional<double> copy_gbps;     // --copy-bandwidth GBPS: given, not measured
   std::optional<std::filesystem::path> dump_dir;
 };
 

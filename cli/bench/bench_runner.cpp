@@ -54,6 +54,23 @@ void apply_expectation(EntryRecord& e) {
   }
 }
 
+// The verdict of an entry that ran: verification, invariants, determinism, then expectations.
+void judge(EntryRecord& e) {
+  if (e.verdict == Verdict::kPass) {
+    bool ok = e.verification.pass && e.invariants.pass;
+    if (!ok) {
+      e.verdict = Verdict::kFail;
+      e.message = !e.verification.pass
+                      ? (e.failed_after_timing ? "after timing: " : "") + e.verification.summary()
+                      : "invariant violated: " + e.invariants.failure;
+    } else if (e.bitwise_reproducible == false && e.declared_deterministic) {
+      e.verdict = Verdict::kFail;
+      e.message = "declared deterministic, but two runs on the same inputs differ bitwise";
+    }
+  }
+  apply_expectation(e);
+}
+
 }  // namespace
 
 BenchRunner::BenchRunner(BenchOptions options) : options_(std::move(options)) {
@@ -86,6 +103,14 @@ void BenchRunner::check_problems(const std::vector<Problem>& problems,
   }
 }
 
+std::vector<PlannedEntry> BenchRunner::plan(const std::vector<Problem>& problems) const {
+  std::vector<PlannedEntry> out;
+  for (const Problem& p : problems)
+    for (const VariantSpec* v : selected_)
+      out.push_back({p, v->name, not_applicable_reason(*v, p.shape, ctx_->info())});
+  return out;
+}
+
 RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress& progress,
                             const std::atomic<bool>* stop) {
   RunRecords records;
@@ -115,7 +140,12 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   // buffer pairs; the highest reading counts (nothing copies faster than the device can).
   // On the H200 a copy runs at ~4200 or ~1720 GB/s, changing between buffer pairs and
   // probes (runs 12-19); a single reading could not tell that from a slow device.
-  const bool probe = options_.timing && options_.measure_copy_bandwidth;
+  // --copy-bandwidth GBPS stands in for the probe (sweeps need not pay for it at every point).
+  const bool probe = options_.timing && options_.measure_copy_bandwidth && !options_.copy_gbps;
+  if (options_.timing && options_.copy_gbps) {
+    records.context.copy_gbps = *options_.copy_gbps;
+    records.context.copy_bandwidth = {{"gbps", *options_.copy_gbps}, {"source", "given"}};
+  }
   std::vector<CopyBandwidth> probes;
   auto record_probe = [&] {
     probes.push_back(measure_copy_bandwidth(*ctx_, options_.kernel_folders.front()));
@@ -129,6 +159,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     }
     records.context.copy_gbps = best->gbps;
     records.context.copy_bandwidth = {{"gbps", best->gbps},
+                                      {"source", "measured"},
                                       {"bytes_per_copy", best->bytes_per_copy},
                                       {"time_ns", to_json(best->time_ns)},
                                       {"probes_gbps", readings},
@@ -156,6 +187,12 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
       e.verdict = e.message.empty() ? Verdict::kPass : Verdict::kSkipped;
     }
 
+    // Judged and reported as soon as its last trial is done (skips are not reported).
+    std::vector<bool> finished(entries.size(), false);
+    auto finish = [this](EntryRecord& e) {
+      judge(e);
+      if (on_finished_ && e.verdict != Verdict::kSkipped) on_finished_(e);
+    };
     // Every entry still to run becomes ERROR (device lost, inputs the driver refused).
     auto fail_remaining = [&entries](const std::string& why) {
       for (auto& e : entries)
@@ -256,25 +293,18 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
           e.verdict = Verdict::kError;
           e.message = ex.what();
         }
+        if (trial + 1 == options_.trials) {
+          finish(e);
+          finished[v] = true;
+        }
       }
     }
-    for (auto& e : entries) {
+    for (size_t v = 0; v < entries.size(); ++v) {
+      EntryRecord& e = entries[v];
       // Interrupted before it ran: left out, not judged (its empty verification would read as
       // a failure and turn a Ctrl-C into exit 1 with a bogus FAIL entry).
       if (e.trials == 0 && e.verdict == Verdict::kPass) continue;
-      if (e.verdict == Verdict::kPass) {
-        bool ok = e.verification.pass && e.invariants.pass;
-        if (!ok) {
-          e.verdict = Verdict::kFail;
-          e.message = !e.verification.pass ? (e.failed_after_timing ? "after timing: " : "") +
-                                                 e.verification.summary()
-                                           : "invariant violated: " + e.invariants.failure;
-        } else if (e.bitwise_reproducible == false && e.declared_deterministic) {
-          e.verdict = Verdict::kFail;
-          e.message = "declared deterministic, but two runs on the same inputs differ bitwise";
-        }
-      }
-      apply_expectation(e);
+      if (!finished[v]) finish(e);
       records.entries.push_back(std::move(e));
     }
     if (stop && *stop) {

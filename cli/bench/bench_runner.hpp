@@ -11,6 +11,7 @@
 #include "bench/bench_options.hpp"
 #include "config/problem.hpp"
 #include "report/records.hpp"
+#include "report/run_plan.hpp"
 #include "runtime/manifest.hpp"
 #include "runtime/variant_runner.hpp"
 
@@ -32,6 +33,12 @@ class BenchRunner {
   // Checks every problem against the device before anything is allocated (ConfigError).
   void check_problems(const std::vector<Problem>& problems, const std::string& source) const;
 
+  // Every problem x variant in run order, with why it would be skipped ("" = it runs).
+  std::vector<PlannedEntry> plan(const std::vector<Problem>& problems) const;
+
+  // Called with each entry that ran once its verdict is final (not for skipped entries).
+  void on_entry_finished(std::function<void(const EntryRecord&)> f) { on_finished_ = std::move(f); }
+
   // Runs every problem x variant. Stops between entries when `stop` becomes true and marks
   // the records incomplete.
   RunRecords run(const std::vector<Problem>& problems, const Progress& progress,
@@ -43,6 +50,7 @@ class BenchRunner {
   std::vector<const VariantSpec*> selected_;
   std::unique_ptr<VulkanContext> ctx_;
   std::vector<CompiledVariant> compiled_;  // by run(), on first use
+  std::function<void(const EntryRecord&)> on_finished_;
 };
 
 }  // namespace gnbench

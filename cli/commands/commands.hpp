@@ -28,6 +28,8 @@ struct RunCommand {
   bool force = false;  // replace existing output files
   bool quiet = false;
   bool pipeline_stats = false;  // print the driver's statistics of every compiled stage
+  bool show_skipped = false;    // SKIP rows in the table (else only counted)
+  bool list = false;            // print the plan (problem x variant, or why not) and stop
   std::string command_line;
   std::string shard;  // --shard I/N: run every N-th problem, starting at the I-th (1-based)
   bool mixed_devices = false;  // --device a,b of different models in one timing table

@@ -16,7 +16,10 @@
 #include "report/coverage_table.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
+#include "report/progress_log.hpp"
 #include "report/results_json.hpp"
+#include "report/run_plan.hpp"
+#include "report/run_summary.hpp"
 #include "report/table_printer.hpp"
 
 namespace gnbench {
@@ -51,6 +54,15 @@ Progress terminal_progress(bool enabled) {
     }
     std::cerr << "\r\033[K[" << done << "/" << total << "] " << what << eta << std::flush;
   };
+}
+
+// For logs: a first line saying how much will run; returns that count.
+size_t start_log(const std::vector<PlannedEntry>& plan) {
+  size_t runs = 0;
+  for (const auto& e : plan) runs += e.skip_reason.empty();
+  std::cerr << "gnbench: " << runs << " entries to run (" << plan.size() - runs
+            << " not applicable)" << std::endl;
+  return runs;
 }
 
 // --shard "I/N" -> {I, N}, 1 <= I <= N.
@@ -112,8 +124,8 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     validate_compare_options(cmd.compare);
   }
   for (const auto& out : {cmd.json_out, cmd.csv_out, cmd.md_out})
-    if (out) ensure_writable_target(*out, cmd.force, "--force");
-  if (cmd.bench.dump_dir) {
+    if (out && !cmd.list) ensure_writable_target(*out, cmd.force, "--force");
+  if (cmd.bench.dump_dir && !cmd.list) {
     std::error_code ec;
     if (std::filesystem::exists(*cmd.bench.dump_dir) &&
         !std::filesystem::is_empty(*cmd.bench.dump_dir, ec) && !cmd.force)
@@ -123,6 +135,10 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
 
   const std::vector<std::string> devices = device_list(cmd.bench.context.device);
   std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
+  if (cmd.coverage && devices.size() > 1)
+    throw ConfigError(
+        "--coverage: takes one device (regimes depend on its subgroup size), got --device " +
+        cmd.bench.context.device);
   if (devices.size() == 1) {
     BenchOptions one = cmd.bench;
     one.context.device = devices.front();  // "all" on a host of one device
@@ -139,7 +155,23 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                 << " in all)\n";
     problems = std::move(mine);
   }
-  const Progress progress = terminal_progress(!cmd.quiet && isatty(STDERR_FILENO));
+  if (cmd.list) {
+    if (!runner) {  // several devices: the first one's plan (a `when` may use SUBGROUP)
+      BenchOptions one = cmd.bench;
+      one.context.device = devices.front();
+      runner.emplace(std::move(one));
+    }
+    print_run_plan(std::cout, runner->plan(problems));
+    return 0;
+  }
+  const bool terminal = isatty(STDERR_FILENO);
+  const Progress progress = terminal_progress(!cmd.quiet && terminal);
+  // Logs get a line per finished entry (on one device; several keep to the status callback).
+  std::optional<ProgressLog> log;
+  if (runner && !cmd.quiet && !terminal) {
+    log.emplace(std::cerr, start_log(runner->plan(problems)));
+    runner->on_entry_finished([&log](const EntryRecord& e) { log->finished(e); });
+  }
   RunRecords records = runner ? runner->run(problems, progress, stop)
                               : run_on_devices(cmd.bench, devices, problems, source,
                                                cmd.mixed_devices, progress, stop);
@@ -150,17 +182,20 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   if (shard.second > 1)
     records.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
 
-  print_table(std::cout, records);
+  const TableOptions table{cmd.show_skipped};
+  print_table(std::cout, records, table);
   if (cmd.pipeline_stats) print_pipeline_statistics(std::cout, records);
   ReproContext repro{cmd.configs, {}, cmd.bench.context.device, cmd.bench.trials};
   for (size_t i = 1; i < cmd.bench.kernel_folders.size(); ++i)
     repro.kernel_dirs.push_back(cmd.bench.kernel_folders[i].string());
-  if (cmd.coverage)
-    print_coverage(std::cout, compute_coverage(records, runner.variants(), runner.context().info()),
-                   repro);
+  if (cmd.coverage && runner)
+    print_coverage(std::cout,
+                   compute_coverage(records, runner->variants(), runner->context().info()), repro);
+  std::cout << "\n";
+  print_run_summary(std::cout, summarize_run(records));
   if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
   if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
-  if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records));
+  if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records, table));
 
   int code = records.context.complete ? 0 : 130;
   for (const auto& e : records.entries)

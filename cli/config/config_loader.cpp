@@ -499,6 +499,11 @@ void validate_shape(const Shape& shape, const std::string& source, const std::st
   validate_shape_in(shape, Ctx{source, problem.empty() ? "" : "problem '" + problem + "'", ""});
 }
 
+void validate_problem_name(const std::string& name, const std::string& what) {
+  const std::string rule = name_problem(name);
+  if (!rule.empty()) throw ConfigError(what + " '" + name + "': " + rule);
+}
+
 void validate_eps(double eps, const std::string& source, const std::string& problem) {
   validate_eps_in(eps, nullptr, Ctx{source, problem.empty() ? "" : "problem '" + problem + "'", ""},
                   "eps");

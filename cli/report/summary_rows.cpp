@@ -49,9 +49,29 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_m
   return cells;
 }
 
+// The most stages any entry's headline timing has (0 without --stage-times).
+size_t stage_columns(const RunRecords& records) {
+  size_t n = 0;
+  for (const auto& e : records.entries)
+    if (const TimingResult* t = e.headline()) n = std::max(n, t->stages.size());
+  return n;
+}
+
+void append_stage_cells(std::vector<std::string>& cells, const EntryRecord& e, size_t columns) {
+  const TimingResult* t = e.headline();
+  for (size_t i = 0; i < columns; ++i)
+    cells.push_back(t && i < t->stages.size() && i < t->stage_names.size()
+                        ? t->stage_names[i] + " " + format("%.2f", t->stages[i].median / 1e3)
+                        : "-");
+}
+
+bool shown(const EntryRecord& e, const TableOptions& options) {
+  return options.show_skipped || e.verdict != Verdict::kSkipped;
+}
+
 }  // namespace
 
-SummaryTable summary_table(const RunRecords& records) {
+SummaryTable summary_table(const RunRecords& records, const TableOptions& options) {
   const bool both = has_both_modes(records);
   SummaryTable t;
   t.titles = {"problem", "NxCxHW/G", "inputs",    "variant", "verdict", "trials", "max err",
@@ -63,7 +83,16 @@ SummaryTable summary_table(const RunRecords& records) {
     t.titles.insert(t.titles.begin() + kNoiseColumn + 1, "hot us");
     t.left_aligned.insert(t.left_aligned.begin() + kNoiseColumn + 1, false);
   }
-  for (const auto& e : records.entries) t.rows.push_back(row(e, records.context.copy_gbps, both));
+  const size_t stages = stage_columns(records);
+  for (size_t i = 0; i < stages; ++i) {
+    t.titles.push_back("stage " + std::to_string(i + 1) + " us");
+    t.left_aligned.push_back(false);
+  }
+  for (const auto& e : records.entries) {
+    if (!shown(e, options)) continue;
+    t.rows.push_back(row(e, records.context.copy_gbps, both));
+    append_stage_cells(t.rows.back(), e, stages);
+  }
   return t;
 }
 
@@ -72,7 +101,11 @@ std::string summary_header(const RunContext& c) {
                   ") on " + c.device.value("name", "?") + " [" +
                   c.device.value("driver_name", "?") + " " + c.device.value("driver_version", "?") +
                   "]";
-  if (c.copy_gbps > 0) s += ", copy bandwidth " + format("%.1f", c.copy_gbps) + " GB/s";
+  if (c.copy_gbps > 0)
+    s += ", copy bandwidth " + format("%.1f", c.copy_gbps) + " GB/s" +
+         (c.copy_bandwidth.is_object() && c.copy_bandwidth.value("source", "") == "given"
+              ? " (given)"
+              : "");
   return s + ", timing " + c.timing_mode;
 }
 
@@ -92,11 +125,16 @@ std::vector<double> copy_pair_readings(const RunContext& c) {
 
 }  // namespace
 
-std::vector<std::string> summary_notes(const RunRecords& records) {
+std::vector<std::string> summary_notes(const RunRecords& records, const TableOptions& options) {
   std::vector<std::string> notes;
   for (const auto& e : records.entries)
-    if (e.verdict != Verdict::kPass && !e.message.empty())
+    if (e.verdict != Verdict::kPass && !e.message.empty() && shown(e, options))
       notes.push_back(verdict_name(e.verdict) + " " + e.name() + ": " + e.message);
+  const auto hidden = std::count_if(records.entries.begin(), records.entries.end(),
+                                    [&](const EntryRecord& e) { return !shown(e, options); });
+  if (hidden)
+    notes.push_back(std::to_string(hidden) + (hidden == 1 ? " entry" : " entries") +
+                    " skipped (not applicable); --show-skipped lists them");
   for (const auto& e : records.entries)
     if (e.bitwise_reproducible == false && !e.declared_deterministic)
       notes.push_back("note " + e.name() +

@@ -126,8 +126,7 @@ std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape,
   for (const auto& f : spec.requires_features)
     if (!device.has(f)) return "device lacks " + f;
   Variables vars = problem_variables(shape, device.limits.subgroup_size);
-  if (spec.when && !spec.when->evaluate(vars))
-    return "condition '" + spec.when->text() + "' is false";
+  if (spec.when && !spec.when->evaluate(vars)) return spec.when->explain_false(vars);
   std::string why;
   for (const auto& stage : spec.stages) {
     stage_dispatch(stage, vars, device.limits, &why);
@@ -136,7 +135,9 @@ std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape,
   for (const auto& b : spec.buffers)
     if (b.kind != BufferSpec::Kind::kTensor &&
         buffer_bytes(b, shape, vars) > device.limits.max_storage_buffer_range)
-      return "buffer " + b.name + " exceeds maxStorageBufferRange";
+      return "buffer " + b.name + " (" + std::to_string(buffer_bytes(b, shape, vars)) +
+             " bytes) exceeds maxStorageBufferRange " +
+             std::to_string(device.limits.max_storage_buffer_range);
   return "";
 }
 
