@@ -110,6 +110,32 @@ def fold_stride(s):
                       'uint linear_workgroup_id() { return gl_WorkGroupID.y * 65536u + gl_WorkGroupID.x; }  // BUG: assumes rows of 65536')
 variants['broken_fold_stride'] = ('workgroup id linearised as y * 65536 + x: wrong only when the dispatch folds (N*G > 65535, or C > 65535)', fold_stride)
 
+# 12. grad_weight_bias scales the n = 0 slice of grad_out after it has read it: this run's
+# outputs are right, but every later run (and every later variant) sees a different grad_out.
+def writable(s, binding, block):
+    decl = f'layout(std430, set = 0, binding = {binding}) readonly buffer {block}'
+    return everywhere(s, decl, decl.replace('readonly ', ''))
+
+def writes_input(s):
+    s = writable(s, 0, 'SrcA')
+    return in_weight_bias(s, '    dst[params.channels + c] = acc_db;', '''    dst[params.channels + c] = acc_db;
+    // BUG: writes into its input grad_out (n = 0 only), after its own last read of it
+    for (uint hw = 0u; hw < params.spatial; hw++) {
+      src_a[c * params.spatial + hw] = 2.0 * src_a[c * params.spatial + hw] + 1.0;
+    }''')
+variants['broken_writes_input'] = ('grad_weight_bias writes 2 * grad_out + 1 into grad_out for n = 0 after reading it: its own outputs are right, the next run sees other inputs', writes_input)
+
+# 13. Writes into x only where the output already holds a value: never in a poisoned run
+# (verification), only from the second sample of a hot timing batch on.
+def writes_input_when_timed(s):
+    s = writable(s, 1, 'SrcB')
+    return in_grad_input(s, '    dst[idx] = inv_std * (w * dy - mean_wdy - xhat * mean_wdy_xhat);',
+                         '''    // BUG: a hot timing sample finds the last sample's value, not the poison, and then
+    // writes into its input x (hw = 0 only)
+    if (floatBitsToUint(dst[idx]) != 0x7FC0DEADu && hw == 0u) { src_b[idx] = src_b[idx] + 1.0; }
+    dst[idx] = inv_std * (w * dy - mean_wdy - xhat * mean_wdy_xhat);''')
+variants['broken_writes_input_when_timed'] = ('grad_input adds 1 to x[n, c, 0] when the output was not poisoned, i.e. only in hot timing runs after the first sample', writes_input_when_timed)
+
 header_re = re.compile(r'\A#version 450\n(// .*\n)+', re.M)
 for name, (what, patch) in variants.items():
     body = patch(src)

@@ -388,14 +388,15 @@ TEST_F(Cli, BrokenKernelExitsOne) {
 
 // A declared "fail" that passes is reported as an unexpected pass (XPASS, not a failure of the
 // run); "may_fail" (a failure that depends on the device) is XFAIL when it fails and PASS when
-// it passes.
+// it passes; a failure other than the declared one is FAIL.
 TEST_F(Cli, ExpectationsJudgeVerdicts) {
   auto config = [&](const std::string& verdict) {
     const fs::path path = work / (verdict + ".json");
     std::ofstream(path) << R"({"problems": [{"name": "p", "batch": 2, "channels": 8, "spatial": 16,
         "groups": 4, "expect": {"verdict": ")"
                         << verdict
-                        << R"(", "reason": "test", "variants": ["seed", "broken_skip_tail"]}}]})";
+                        << R"(", "reason": "test", "variants": ["seed", "broken_skip_tail",
+        "broken_off_by_one"], "tensors": {"grad_input": {"kinds": ["unwritten"]}}}}]})";
     return quote(path.string());
   };
   auto verdict_of = [](const Result& r, const std::string& variant) {
@@ -416,6 +417,13 @@ TEST_F(Cli, ExpectationsJudgeVerdicts) {
   r = gnbench("run " + config("may_fail") + broken + " --variant broken_skip_tail --no-timing -q");
   EXPECT_EQ(r.code, 0) << describe(r);
   EXPECT_EQ(verdict_of(r, "broken_skip_tail"), "XFAIL") << describe(r);
+  // Another failure on the same problem is not the declared one: FAIL, exit 1.
+  r = gnbench("run " + config("fail") + broken + " --variant broken_off_by_one --no-timing -q");
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_EQ(verdict_of(r, "broken_off_by_one"), "FAIL") << describe(r);
+  EXPECT_NE(r.out.find("not the declared failure (grad_weight failed but is not declared)"),
+            std::string::npos)
+      << describe(r);
 }
 
 // ---- run --dump ----

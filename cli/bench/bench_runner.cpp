@@ -5,6 +5,7 @@
 #include <set>
 
 #include "bench/dump.hpp"
+#include "bench/input_guard.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
@@ -13,6 +14,7 @@
 #include "runtime/bandwidth_probe.hpp"
 #include "runtime/variant_runner.hpp"
 #include "runtime/vulkan_context.hpp"
+#include "verify/expectation_match.hpp"
 
 namespace gnbench {
 
@@ -41,10 +43,24 @@ uint64_t required_bytes(const Shape& s) {
   return 4 * (3 * s.elements() + 3 * uint64_t{s.channels});
 }
 
-// Expected failures turn FAIL into XFAIL, and PASS into XPASS unless declared may_fail.
+// What an entry's failure has beyond what its problem's expectation declares ("" if nothing).
+std::string undeclared_failure(const EntryRecord& e) {
+  if (!e.input_write.empty()) return "it wrote into an input";
+  if (e.bitwise_reproducible == false && e.declared_deterministic)
+    return "declared deterministic, but two runs differ bitwise";
+  return undeclared_failure(e.problem.expect, e.problem.tolerances, e.verification, e.invariants);
+}
+
+// Expected failures turn FAIL into XFAIL, and PASS into XPASS unless declared may_fail. A
+// failure the expectation does not declare stays FAIL.
 void apply_expectation(EntryRecord& e) {
   if (!e.problem.expect.applies_to(e.variant)) return;
   if (e.verdict == Verdict::kFail) {
+    const std::string other = undeclared_failure(e);
+    if (!other.empty()) {
+      e.message = "not the declared failure (" + other + "): " + e.message;
+      return;
+    }
     e.verdict = Verdict::kXFail;
     e.message = "expected failure (" + e.problem.expect.reason + "): " + e.message;
   } else if (e.verdict == Verdict::kPass &&
@@ -54,11 +70,15 @@ void apply_expectation(EntryRecord& e) {
   }
 }
 
-// The verdict of an entry that ran: verification, invariants, determinism, then expectations.
+// The verdict of an entry that ran: input writes, verification, invariants, determinism, then
+// expectations.
 void judge(EntryRecord& e) {
   if (e.verdict == Verdict::kPass) {
     bool ok = e.verification.pass && e.invariants.pass;
-    if (!ok) {
+    if (!e.input_write.empty()) {
+      e.verdict = Verdict::kFail;
+      e.message = e.input_write;
+    } else if (!ok) {
       e.verdict = Verdict::kFail;
       e.message = !e.verification.pass
                       ? (e.failed_after_timing ? "after timing: " : "") + e.verification.summary()
@@ -68,7 +88,20 @@ void judge(EntryRecord& e) {
       e.message = "declared deterministic, but two runs on the same inputs differ bitwise";
     }
   }
+  if (e.verdict == Verdict::kError && !e.input_write.empty()) e.message += "; " + e.input_write;
   apply_expectation(e);
+}
+
+// A variant that failed mid-run may have written into the inputs too: the next one must not
+// see that. When even the check fails, no later entry can be trusted to the original inputs.
+void restore_after_error(InputGuard& guard, EntryRecord& e, VulkanContext& ctx) {
+  if (ctx.lost()) return;
+  try {
+    guard.check_and_restore(e.input_write, "before its error");
+  } catch (const std::exception& ex) {
+    if (!ctx.lost())
+      ctx.mark_lost(std::string("restoring the inputs after an error: ") + ex.what());
+  }
 }
 
 }  // namespace
@@ -223,6 +256,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
         break;
       }
       const DeviceInputs& device_inputs = *device_inputs_storage;
+      InputGuard input_guard(transfer, device_inputs, inputs, problem.shape);
       if (trial == 0 && options_.dump_dir) {
         std::vector<std::string> dumped;
         for (const auto& e : entries)
@@ -257,8 +291,11 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
           ++e.trials;
           if (trial == 0 && options_.dump_dir)
             dump_outputs(*options_.dump_dir, problem, e.variant, out);
+          if (trial == 0) e.bitwise_reproducible = bitwise_equal(out, runner.run_once());
+          // Once per variant, not per timing sample: a read-back of the inputs costs about as
+          // much as one run. Timed runs are checked after them (docs/robustness.md).
+          input_guard.check_and_restore(e.input_write, "during its verification runs");
           if (trial == 0) {
-            e.bitwise_reproducible = bitwise_equal(out, runner.run_once());
             if (options_.timing) {
               const bool stages = options_.stage_times;
               auto batch = [&](bool cold) {
@@ -276,6 +313,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
                 e.verification = after;
                 e.failed_after_timing = true;
               }
+              input_guard.check_and_restore(e.input_write, "during its timed runs");
             }
           }
         } catch (const KernelTimeout& ex) {
@@ -293,6 +331,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
           e.verdict = Verdict::kError;
           e.message = ex.what();
         }
+        if (e.verdict == Verdict::kError) restore_after_error(input_guard, e, *ctx_);
         if (trial + 1 == options_.trials) {
           finish(e);
           finished[v] = true;

@@ -245,9 +245,68 @@ void parse_tolerances(const json& v, const Ctx& ctx, Tolerances& t) {
     parse_tolerance(v.at("grad_bias"), ctx, "tolerances.grad_bias", t.grad_bias);
 }
 
-Expectation parse_expect(const json& v, const Ctx& ctx) {
+// One entry of expect.tensors: {"kinds": [...], "max_scaled": x, "l2_rel": y}; the bounds
+// only with kind "error" (at least one of them then) and above the tolerance they extend.
+TensorFailure parse_tensor_failure(const json& v, const Ctx& ctx, const std::string& field,
+                                   const TensorTolerance& tolerance) {
+  require_object(v, ctx, field);
+  check_keys(v, {"kinds", "max_scaled", "l2_rel"}, ctx, field);
+  if (!v.contains("kinds"))
+    ctx.fail_field(field + ".kinds", nullptr,
+                   "missing (required: a list of error, nonfinite, unwritten)");
+  const json& kinds = v.at("kinds");
+  if (!kinds.is_array() || kinds.empty())
+    ctx.fail_field(field + ".kinds", &kinds,
+                   "must be a non-empty list of error, nonfinite, unwritten");
+  TensorFailure f;
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const std::string k = get_string(kinds[i], ctx, field + ".kinds[" + std::to_string(i) + "]");
+    bool* flag = k == "error"       ? &f.error
+                 : k == "nonfinite" ? &f.nonfinite
+                 : k == "unwritten" ? &f.unwritten
+                                    : nullptr;
+    if (flag == nullptr)
+      ctx.fail_field(field + ".kinds[" + std::to_string(i) + "]", &kinds[i],
+                     "must be one of error, nonfinite, unwritten");
+    *flag = true;
+  }
+  auto bound = [&](const char* key, double tol, std::optional<double>& out) {
+    if (!v.contains(key)) return;
+    const json& b = v.at(key);
+    const std::string f_name = field + "." + key;
+    if (!f.error) ctx.fail_field(f_name, &b, "a bound on the error needs kind \"error\" in kinds");
+    out = get_number(b, ctx, f_name);
+    if (*out <= tol)
+      ctx.fail_field(f_name, &b,
+                     "must be above the tolerance it extends (" + format_double(tol) + ")");
+  };
+  bound("max_scaled", tolerance.max_scaled, f.max_scaled);
+  bound("l2_rel", tolerance.l2_rel, f.l2_rel);
+  if (f.error && !f.max_scaled && !f.l2_rel)
+    ctx.fail_field(field, &v, "kind \"error\" needs a bound: max_scaled and/or l2_rel");
+  return f;
+}
+
+std::map<std::string, TensorFailure> parse_expected_tensors(const json& v, const Ctx& ctx,
+                                                            const Tolerances& tolerances) {
+  require_object(v, ctx, "expect.tensors");
+  check_keys(v, {"grad_input", "grad_weight", "grad_bias"}, ctx, "expect.tensors");
+  if (v.empty()) ctx.fail_field("expect.tensors", &v, "must name at least one tensor");
+  const std::pair<const char*, const TensorTolerance*> known[] = {
+      {"grad_input", &tolerances.grad_input},
+      {"grad_weight", &tolerances.grad_weight},
+      {"grad_bias", &tolerances.grad_bias}};
+  std::map<std::string, TensorFailure> out;
+  for (const auto& [name, tol] : known)
+    if (v.contains(name))
+      out[name] =
+          parse_tensor_failure(v.at(name), ctx, std::string("expect.tensors.") + name, *tol);
+  return out;
+}
+
+Expectation parse_expect(const json& v, const Ctx& ctx, const Tolerances& tolerances) {
   require_object(v, ctx, "expect");
-  check_keys(v, {"verdict", "reason", "variants"}, ctx, "expect");
+  check_keys(v, {"verdict", "reason", "variants", "tensors"}, ctx, "expect");
   Expectation e;
   if (!v.contains("verdict"))
     ctx.fail_field("expect.verdict", nullptr,
@@ -273,6 +332,16 @@ Expectation parse_expect(const json& v, const Ctx& ctx) {
     for (size_t i = 0; i < e.variants.size(); ++i)
       if (e.variants[i].empty())
         ctx.fail_field("expect.variants[" + std::to_string(i) + "]", &vs, "must not be empty");
+  }
+  if (e.declared() && !v.contains("tensors"))
+    ctx.fail_field(
+        "expect.tensors", nullptr,
+        "missing (required with verdict \"" + s + "\": which tensors may fail, how and how far)");
+  if (v.contains("tensors")) {
+    if (!e.declared())
+      ctx.fail_field("expect.tensors", &v.at("tensors"),
+                     "only with verdict \"fail\" or \"may_fail\"");
+    e.tensors = parse_expected_tensors(v.at("tensors"), ctx, tolerances);
   }
   return e;
 }
@@ -301,7 +370,8 @@ void parse_settings(const json& obj, const Ctx& ctx, Settings& s, bool allow_exp
   if (obj.contains("distribution"))
     s.distribution = parse_distribution(obj.at("distribution"), ctx);
   if (obj.contains("tolerances")) parse_tolerances(obj.at("tolerances"), ctx, s.tolerances);
-  if (allow_expect && obj.contains("expect")) s.expect = parse_expect(obj.at("expect"), ctx);
+  if (allow_expect && obj.contains("expect"))
+    s.expect = parse_expect(obj.at("expect"), ctx, s.tolerances);
 }
 
 void validate_shape_in(const Shape& shape, const Ctx& ctx) {

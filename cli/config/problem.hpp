@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -42,15 +43,26 @@ struct Tolerances {
   TensorTolerance grad_bias;
 };
 
+// How one output tensor may fail under an expectation: which kinds of failure, and for
+// "error" (finite, written, above tolerance) the largest error it may reach.
+struct TensorFailure {
+  bool error = false;                        // above tolerance, within the bounds below
+  bool nonfinite = false;                    // NaN/Inf written
+  bool unwritten = false;                    // poison left
+  std::optional<double> max_scaled, l2_rel;  // bounds on the error; absent = not bounded
+};
+
 // A declared expected failure: this problem is known to break the listed variants
 // (all variants when empty). Reported as XFAIL, not as a regression. kMayFail is for
 // failures that depend on the device (such as a compiler fusing a*b - c into one FMA): a
 // failure is XFAIL and a pass is PASS, where kFail calls the pass unexpected (XPASS).
+// `tensors` says exactly what may fail; any other failure is FAIL (verify/expectation_match).
 struct Expectation {
   enum class Outcome { kPass, kFail, kMayFail };
   Outcome outcome = Outcome::kPass;
   std::string reason;
   std::vector<std::string> variants;
+  std::map<std::string, TensorFailure> tensors;  // "grad_input", "grad_weight", "grad_bias"
 
   bool declared() const { return outcome != Outcome::kPass; }
   bool applies_to(const std::string& variant) const {

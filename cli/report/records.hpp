@@ -37,6 +37,7 @@ struct EntryRecord {
   bool failed_after_timing = false;          // ...and were wrong although the first run was right
   std::optional<bool> bitwise_reproducible;  // two runs on the same inputs, same bits
   bool declared_deterministic = true;        // from the manifest
+  std::string input_write;  // non-empty: the variant changed an input buffer (which, where, when)
 
   std::optional<TimingResult> cold, hot;
   uint64_t required_bytes = 0;  // read x, grad_out, weight once; write the outputs once

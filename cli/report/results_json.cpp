@@ -19,6 +19,29 @@ double number(const json& j, const char* key) {
   return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
 }
 
+json to_json(const TensorFailure& f) {
+  json kinds = json::array();
+  if (f.error) kinds.push_back("error");
+  if (f.nonfinite) kinds.push_back("nonfinite");
+  if (f.unwritten) kinds.push_back("unwritten");
+  json j{{"kinds", kinds}};
+  if (f.max_scaled) j["max_scaled"] = *f.max_scaled;
+  if (f.l2_rel) j["l2_rel"] = *f.l2_rel;
+  return j;
+}
+
+TensorFailure tensor_failure_from_json(const json& j) {
+  TensorFailure f;
+  for (const auto& k : j.at("kinds")) {
+    f.error = f.error || k == "error";
+    f.nonfinite = f.nonfinite || k == "nonfinite";
+    f.unwritten = f.unwritten || k == "unwritten";
+  }
+  if (j.contains("max_scaled")) f.max_scaled = j.at("max_scaled").get<double>();
+  if (j.contains("l2_rel")) f.l2_rel = j.at("l2_rel").get<double>();
+  return f;
+}
+
 json problem_to_json(const Problem& p) {
   auto tol = [](const TensorTolerance& t) {
     return json{{"l2_rel", t.l2_rel}, {"max_scaled", t.max_scaled}};
@@ -35,10 +58,12 @@ json problem_to_json(const Problem& p) {
           {{"grad_input", tol(p.tolerances.grad_input)},
            {"grad_weight", tol(p.tolerances.grad_weight)},
            {"grad_bias", tol(p.tolerances.grad_bias)}}}};
-  if (p.expect.declared())
+  if (p.expect.declared()) {
     j["expect"] = {{"verdict", outcome_name(p.expect.outcome)},
                    {"reason", p.expect.reason},
                    {"variants", p.expect.variants}};
+    for (const auto& [tensor, f] : p.expect.tensors) j["expect"]["tensors"][tensor] = to_json(f);
+  }
   return j;
 }
 
@@ -57,6 +82,9 @@ Problem problem_from_json(const json& j) {
                     .value_or(Expectation::Outcome::kFail),
                 j["expect"].at("reason"),
                 j["expect"].at("variants").get<std::vector<std::string>>()};
+  if (j.contains("expect") && j["expect"].contains("tensors"))  // absent in older files
+    for (const auto& [tensor, f] : j["expect"]["tensors"].items())
+      p.expect.tensors[tensor] = tensor_failure_from_json(f);
   return p;
 }
 
