@@ -6,7 +6,7 @@ packages=(
   build-essential cmake ninja-build git pkg-config python3 python3-numpy python3-matplotlib
   libvulkan-dev vulkan-tools vulkan-validationlayers mesa-vulkan-drivers spirv-tools
   libshaderc-dev glslang-dev
-  libcli11-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev libbenchmark-tools libgtest-dev
+  libcli11-dev nlohmann-json3-dev zlib1g-dev libeigen3-dev libbenchmark-dev libbenchmark-tools libgtest-dev
 )
 # --fuzz: also clang and its runtime libraries with libFuzzer (scripts/fuzz.sh only).
 if [[ "${1:-}" == "--fuzz" ]]; then

@@ -133,7 +133,7 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
 
   print_table(std::cout, records);
   if (cmd.pipeline_stats) print_pipeline_statistics(std::cout, records);
-  if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
+  if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records, cmd.per_sample_rows).dump(1) + "\n");
   if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
   if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records));
 
@@ -143,7 +143,7 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   if (cmd.update_baseline) {
     // A failing or partial run would make a baseline that hides regressions.
     if (code == 0) {
-      write_file_atomically(*cmd.update_baseline, results_to_json(records).dump(1) + "\n");
+      write_file_atomically(*cmd.update_baseline, results_to_json(records, cmd.per_sample_rows).dump(1) + "\n");
       std::cerr << "gnbench: baseline written to " << cmd.update_baseline->string() << "\n";
     } else {
       std::cerr << "gnbench: not updating the baseline " << cmd.update_baseline->string()
