@@ -30,8 +30,8 @@ RunRecords timed_entries(const RunRecords& run) {
   return out;
 }
 
-RunRecords resampled(const RunRecords& source, std::mt19937_64& rng, const std::set<size_t>& shifted,
-                     double shift) {
+RunRecords resampled(const RunRecords& source, std::mt19937_64& rng,
+                     const std::set<size_t>& shifted, double shift) {
   RunRecords out = source;
   for (size_t i = 0; i < out.entries.size(); ++i) {
     const std::vector<double>& from = source.entries[i].cold->samples_ns;
@@ -127,14 +127,12 @@ void check_set(const std::string& set, const RunRecords& source, double min_dete
 const std::string kResults = std::string(GNBENCH_SOURCE_DIR) + "/results/";
 
 TEST(CompareCalibration, H200Run20) {
-  check_set("h200", timed_entries(read_results_file(kResults + "h200/run20_h200.json.gz")), 95,
-            99);
+  check_set("h200", timed_entries(read_results_file(kResults + "h200/run20_h200.json.gz")), 95, 99);
 }
 
 TEST(CompareCalibration, NoisyLavapipe) {
   check_set("lavapipe",
-            timed_entries(read_results_file(kResults + "lavapipe/default_noisy.json.gz")), 50,
-            90);
+            timed_entries(read_results_file(kResults + "lavapipe/default_noisy.json.gz")), 50, 90);
 }
 
 }  // namespace

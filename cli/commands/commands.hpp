@@ -24,7 +24,7 @@ struct RunCommand {
   std::optional<std::filesystem::path> json_out, csv_out, md_out;
   bool force = false;  // replace existing output files
   bool quiet = false;
-  bool pipeline_stats = false;  // print the driver's statistics of every compiled stage
+  bool pipeline_stats = false;   // print the driver's statistics of every compiled stage
   bool per_sample_rows = false;  // results file: one Google Benchmark row per sample too
   std::string command_line;
   std::string shard;  // --shard I/N: run every N-th problem, starting at the I-th (1-based)

@@ -1,4 +1,5 @@
 #include <iostream>
+#include <tuple>
 
 #include "commands/commands.hpp"
 #include "compare/compare.hpp"
@@ -22,8 +23,9 @@ int compare_command(const CompareCommand& cmd) {
   if (by_variant && (cmd.variants.size() != 2 || cmd.files.size() != 1))
     throw ConfigError("compare --variants A B FILE: expected two variants and one results file");
   if (!by_variant && cmd.files.size() != 2)
-    throw ConfigError("compare: expected BASELINE and CURRENT results files (or --variants A B "
-                      "FILE)");
+    throw ConfigError(
+        "compare: expected BASELINE and CURRENT results files (or --variants A B "
+        "FILE)");
   if (cmd.json_out) ensure_writable_target(*cmd.json_out, cmd.force, "--force");
   RunRecords baseline, current;
   std::string base_label, cur_label;

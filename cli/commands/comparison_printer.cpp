@@ -15,7 +15,9 @@ std::string median_us(const TimeComparison& t, bool current) {
   return format("%.2f", (current ? t.cur_median_ns : t.base_median_ns) / 1e3);
 }
 
-std::string percent(double v) { return std::isinf(v) ? (v > 0 ? "+inf" : "-inf") : format("%+.1f", 100 * v); }
+std::string percent(double v) {
+  return std::isinf(v) ? (v > 0 ? "+inf" : "-inf") : format("%+.1f", 100 * v);
+}
 
 std::string interval(const TimeComparison& t) {
   if (t.verdict == TimeVerdict::kNone) return "-";
@@ -48,8 +50,8 @@ void print_rows(std::ostream& out, const std::vector<std::vector<std::string>>& 
     for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
   for (const auto& cells : rows) {
     for (size_t i = 0; i + 1 < cells.size(); ++i)
-      out << (left[i] ? std::left : std::right) << std::setw(static_cast<int>(width[i]))
-          << cells[i] << "  ";
+      out << (left[i] ? std::left : std::right) << std::setw(static_cast<int>(width[i])) << cells[i]
+          << "  ";
     out << cells.back() << "\n";
   }
 }

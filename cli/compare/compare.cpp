@@ -115,12 +115,16 @@ std::vector<double> logs(const std::vector<double>& samples_ns) {
 }
 
 // The verdict from the interval of cur/base - 1 at `level` (docs/compare.md).
-void judge_time(const TimingResult& b, const TimingResult& c, double level,
-                const CompareOptions& o, TimeComparison& t) {
+void judge_time(const TimingResult& b, const TimingResult& c, double level, const CompareOptions& o,
+                TimeComparison& t) {
   const ShiftInterval s = hodges_lehmann(logs(b.samples_ns), logs(c.samples_ns), level);
-  t.estimate = std::expm1(s.estimate);
-  t.lo = std::expm1(s.lo);
-  t.hi = std::expm1(s.hi);
+  // expm1(-inf) would be -1: an unbounded end stays unbounded.
+  auto ratio = [](double log_ratio) {
+    return std::isinf(log_ratio) ? log_ratio : std::expm1(log_ratio);
+  };
+  t.estimate = ratio(s.estimate);
+  t.lo = ratio(s.lo);
+  t.hi = ratio(s.hi);
   t.level = level;
   if (!b.samples_ns.empty() && !c.samples_ns.empty()) t.u_test = s.test;
   if (t.lo > o.threshold) {

@@ -19,14 +19,14 @@ inline constexpr int kCompareSlower = 3;
 inline constexpr int kCompareInconclusive = 4;
 
 struct CompareOptions {
-  double threshold = 0.05;   // smallest relative change of the time that matters
-  double alpha = 0.05;       // family-wise error rate: each of the m timed entries gets a
-                             // 1 - alpha/m interval (Bonferroni)
-  double error_growth = 10;  // note when the max scaled error grows by more than this
-  double error_floor = 1e-7;      // scaled errors below this (float32 rounding) count as this
-  bool ignore_device = false;     // different devices: compare correctness only
-  std::string mode = "auto";      // timing mode compared: "cold", "hot", or "auto" (cold when
-                                  // both runs measured it, else hot)
+  double threshold = 0.05;     // smallest relative change of the time that matters
+  double alpha = 0.05;         // family-wise error rate: each of the m timed entries gets a
+                               // 1 - alpha/m interval (Bonferroni)
+  double error_growth = 10;    // note when the max scaled error grows by more than this
+  double error_floor = 1e-7;   // scaled errors below this (float32 rounding) count as this
+  bool ignore_device = false;  // different devices: compare correctness only
+  std::string mode = "auto";   // timing mode compared: "cold", "hot", or "auto" (cold when
+                               // both runs measured it, else hot)
 };
 
 enum class TimeVerdict { kNone, kSame, kFaster, kSlower, kNoisy };
@@ -65,7 +65,7 @@ struct ComparisonReport {
   std::vector<std::string> warnings;  // run-level: incomplete runs, validation layers, ...
   int exit_code = kCompareOk;
 
-  size_t timed = 0;  // entries whose times were compared: the m of the Bonferroni level
+  size_t timed = 0;           // entries whose times were compared: the m of the Bonferroni level
   double interval_level = 0;  // 1 - alpha / m
   size_t count(TimeVerdict v) const;
   size_t regressions() const;

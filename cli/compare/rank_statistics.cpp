@@ -33,8 +33,7 @@ RankSums rank_sums(const std::vector<double>& a, const std::vector<double>& b) {
     i = j;
   }
   const double d1 = double(n1), d2 = double(n2), dn = double(n);
-  return {rank_sum_a - d1 * (d1 + 1) / 2,
-          d1 * d2 / 12 * ((dn + 1) - tie_term / (dn * (dn - 1)))};
+  return {rank_sum_a - d1 * (d1 + 1) / 2, d1 * d2 / 12 * ((dn + 1) - tie_term / (dn * (dn - 1)))};
 }
 
 // How many differences b_j - a_i are <= x; a and b sorted. One merge-like pass.
@@ -106,7 +105,8 @@ ShiftInterval hodges_lehmann(const std::vector<double>& a, const std::vector<dou
     r.lo = r.hi = r.estimate;
     return r;
   }
-  const double c = std::floor(double(n) / 2 - normal_quantile_upper((1 - level) / 2) * std::sqrt(var));
+  const double c =
+      std::floor(double(n) / 2 - normal_quantile_upper((1 - level) / 2) * std::sqrt(var));
   if (c < 1) return r;  // too few samples for this confidence: unbounded
   r.lo = kth_difference(sa, sb, size_t(c));
   r.hi = kth_difference(sa, sb, n + 1 - size_t(c));

@@ -20,7 +20,7 @@ MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<doubl
 double normal_quantile_upper(double upper_tail);
 
 struct ShiftInterval {
-  double estimate = 0;  // Hodges-Lehmann: the median of all n1 x n2 differences b_j - a_i
+  double estimate = 0;    // Hodges-Lehmann: the median of all n1 x n2 differences b_j - a_i
   double lo = 0, hi = 0;  // the interval; -inf / +inf when the samples are too few for `level`
   double level = 0;       // its confidence level
   MannWhitney test;       // of "no shift": its p_value

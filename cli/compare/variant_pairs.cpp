@@ -20,8 +20,7 @@ std::pair<RunRecords, RunRecords> split_by_variants(const RunRecords& run, const
       throw ConfigError(source + ": --variants: no entry of variant '" + v +
                         "' (variants there: " + (there.empty() ? "none" : there) + ")");
     }
-  std::pair<RunRecords, RunRecords> out{RunRecords{run.context, {}},
-                                        RunRecords{run.context, {}}};
+  std::pair<RunRecords, RunRecords> out{RunRecords{run.context, {}}, RunRecords{run.context, {}}};
   const std::string label = b + " vs " + a;
   for (const auto& e : run.entries) {
     if (e.variant != a && e.variant != b) continue;

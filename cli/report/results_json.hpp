@@ -1,9 +1,10 @@
 // gnbench's results file, in Google Benchmark's JSON layout so that its tools/compare.py
 // reads two gnbench files as they are: a "context" object and a "benchmarks" array with, per
 // problem x variant, the mean/median/stddev/cv aggregates (and, only on request, one
-// "iteration" entry per stored sample: the samples are in the record as one array). The "_median" aggregate carries gnbench's own record under "gnbench" (problem,
-// verdict, error metrics, invariants, determinism, per-stage statistics, byte counts), which
-// is what `gnbench compare` and `gnbench merge` read back. Layout: docs/results.md.
+// "iteration" entry per stored sample: the samples are in the record as one array). The "_median"
+// aggregate carries gnbench's own record under "gnbench" (problem, verdict, error metrics,
+// invariants, determinism, per-stage statistics, byte counts), which is what `gnbench compare` and
+// `gnbench merge` read back. Layout: docs/results.md.
 #pragma once
 
 #include <filesystem>
