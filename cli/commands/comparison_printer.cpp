@@ -21,7 +21,9 @@ std::string percent(double v) {
 
 std::string interval(const TimeComparison& t) {
   if (t.verdict == TimeVerdict::kNone) return "-";
-  return "[" + percent(t.lo) + ", " + percent(t.hi) + "]%";
+  std::string s = "[";
+  s.append(percent(t.lo)).append(", ").append(percent(t.hi)).append("]%");
+  return s;
 }
 
 std::string p_value(const TimeComparison& t) {
