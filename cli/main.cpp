@@ -221,6 +221,7 @@ int main(int argc, char** argv) {
       ->add_option("--variants", compare.variants,
                    "Compare variant B against variant A per problem within one file")
       ->expected(2)
+      ->allow_extra_args(false)  // exactly A and B: what follows is the file
       ->type_name("A B");
   compare_cmd
       ->add_option("--alpha", compare.options.alpha,

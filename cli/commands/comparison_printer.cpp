@@ -69,7 +69,9 @@ void print_summary(std::ostream& out, const ComparisonReport& r) {
         << " timed entries: " << format("%.4f", g) << " (" << format("%+.1f", 100 * (g - 1))
         << "%)\n";
   const auto& o = r.options;
-  if (r.timing_compared)
+  if (r.timing_compared && !r.timed)
+    out << "times: no entry was timed in both runs\n";
+  else if (r.timing_compared)
     out << "time rule: Hodges-Lehmann interval of current/baseline at "
         << format("%.4g", 100 * r.interval_level) << "% (family-wise " << format("%g", o.alpha)
         << " over " << r.timed << " entries, Bonferroni); SLOWER/FASTER beyond +-"
