@@ -134,6 +134,19 @@ TEST(ResultsGzip, ReadsCompressedResultsAndRefusesCorruptOnes) {
   }
 }
 
+TEST(ResultsGzip, OldStoredResultsStillRead) {
+  // The oldest stored H200 run, a --stage-times run, an untimed lavapipe baseline: all written
+  // with a Google Benchmark row per sample, before this format was documented.
+  const std::string dir = std::string(GNBENCH_SOURCE_DIR) + "/results/";
+  for (const char* file :
+       {"h200/run8_h200.json.gz", "h200/run12_stages.json.gz", "lavapipe/baseline.json",
+        "lavapipe/numerics_standard_bbae273.json.gz"}) {
+    const RunRecords r = read_results_file(dir + file);
+    EXPECT_GE(r.entries.size(), 70u) << file;
+    EXPECT_FALSE(r.context.device_fingerprint.empty()) << file;
+  }
+}
+
 TEST(ResultsJson, PerSampleRowsOnlyOnRequest) {
   const RunRecords r = run({entry("p", "v", 5e3)});
   auto rows = [](const nlohmann::json& j, const std::string& type) {

@@ -110,16 +110,26 @@ TEST(ResultsSchema, BrokenFilesAreRejected) {
       [&](nlohmann::json& d) { d["context"]["gnbench"]["schema_version"] = 2; },
       [&](nlohmann::json& d) { d["context"]["gnbench"]["shard"] = "half"; },
   };
+  std::string cmd = std::string(GNBENCH_SYSTEM_PYTHON) + " " + GNBENCH_SOURCE_DIR +
+                    "/tests/validate_results.py " + GNBENCH_SOURCE_DIR +
+                    "/docs/results.schema.json";
   for (size_t i = 0; i < breaks.size(); ++i) {
     nlohmann::json doc = good;
     breaks[i](doc);
     const auto path = dir / ("bad" + std::to_string(i) + ".json");
     std::ofstream(path) << doc.dump();
-    const std::string cmd = std::string(GNBENCH_SYSTEM_PYTHON) + " " + GNBENCH_SOURCE_DIR +
-                            "/tests/validate_results.py " + GNBENCH_SOURCE_DIR +
-                            "/docs/results.schema.json " + path + " > /dev/null";
-    EXPECT_NE(std::system(cmd.c_str()), 0) << "break " << i << " was accepted";
+    cmd.append(" ").append(path);
   }
+  // One interpreter for all: every file must be refused ("0 of 6 ... valid").
+  FILE* pipe = ::popen((cmd + " 2>&1").c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) out.append(buf, n);
+  EXPECT_NE(::pclose(pipe), 0) << out;
+  EXPECT_NE(out.find("0 of " + std::to_string(breaks.size()) + " results files valid"),
+            std::string::npos)
+      << out;
 }
 
 }  // namespace
