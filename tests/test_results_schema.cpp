@@ -54,6 +54,10 @@ EntryRecord random_entry(std::mt19937_64& rng, int i) {
   if (rng() % 2) e.bitwise_reproducible = rng() % 2;
   e.required_bytes = 1000;
   e.actual_bytes = rng() % 2 ? 0 : 2000;
+  if (rng() % 3 == 0) {  // run --device all
+    e.device = "Test GPU 1";
+    e.device_copy_gbps = 50;
+  }
   const bool stages = rng() % 3 == 0;
   if (rng() % 3) e.cold = random_timing(rng, "cold", stages);
   if (rng() % 3) e.hot = random_timing(rng, "hot", stages);
