@@ -213,6 +213,10 @@ int main(int argc, char** argv) {
       ->add_option("--dump", dump_dir,
                    "Write inputs, reference and outputs as .npy under this folder")
       ->group("Output");
+  run_cmd
+      ->add_flag("--per-sample-rows", run.per_sample_rows,
+                 "--json: also one Google Benchmark row per sample (docs/results.md)")
+      ->group("Output");
   run_cmd->add_flag("--force", run.force, "Replace existing output files")->group("Output");
   run_cmd
       ->add_flag("--quiet,-q", run.quiet,
@@ -259,8 +263,25 @@ int main(int argc, char** argv) {
       app.add_subcommand("compare",
                          "Compare a results file with a baseline (exit 0 ok, 1 correctness "
                          "regression, 3 slower, 4 inconclusive)");
-  compare_cmd->add_option("baseline", compare.baseline, "Baseline results file")->required();
-  compare_cmd->add_option("current", compare.current, "Current results file")->required();
+  compare_cmd
+      ->add_option("files", compare.files,
+                   "BASELINE CURRENT results files (.json or .json.gz); with --variants one FILE")
+      ->required()
+      ->expected(1, 2);
+  compare_cmd
+      ->add_option("--variants", compare.variants,
+                   "Compare variant B against variant A per problem within one file")
+      ->expected(2)
+      ->allow_extra_args(false)  // exactly A and B: what follows is the file
+      ->type_name("A B");
+  compare_cmd
+      ->add_option("--alpha", compare.options.alpha,
+                   "Family-wise false-alarm rate over all compared entries")
+      ->capture_default_str()
+      ->check(kFinite)
+      ->check(CLI::Range(1e-9, 0.5));
+  compare_cmd->add_flag("--all", compare.all,
+                        "List SKIP -> SKIP rows and entries only in the baseline");
   compare_cmd
       ->add_option("--threshold", compare.options.threshold,
                    "Smallest relative change of the median that matters")
@@ -283,6 +304,14 @@ int main(int argc, char** argv) {
   merge_cmd->add_option("-o,--output", merge.output, "Merged results file")->required();
   merge_cmd->add_flag("--ignore-device", merge.ignore_device, "Merge files from different devices");
   merge_cmd->add_flag("--force", merge.force, "Replace an existing output file");
+  ShowCommand show;
+  std::string show_problems, show_variants;
+  auto* show_cmd = app.add_subcommand("show", "Print a stored results file as the run's table");
+  show_cmd->add_option("file", show.file, "Results file (.json or .json.gz)")->required();
+  auto* show_problem_opt =
+      show_cmd->add_option("--problem", show_problems, "Problems to show, by name or glob");
+  auto* show_variant_opt =
+      show_cmd->add_option("--variant", show_variants, "Variants to show, by name or glob");
 
   // --- devices, kernels ---
   bool devices_json = false;
@@ -319,6 +348,11 @@ int main(int argc, char** argv) {
       return compare_command(compare);
     }
     if (*merge_cmd) return merge_command(merge);
+    if (*show_cmd) {
+      if (show_problem_opt->count()) show.problems = split_list(show_problems, "--problem");
+      if (show_variant_opt->count()) show.variants = split_list(show_variants, "--variant");
+      return show_command(show);
+    }
     // run
     run.bench.kernel_folders.push_back(default_kernels_folder());
     for (const auto& d : kernel_dirs) run.bench.kernel_folders.push_back(d);

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "results_schema.hpp"
 #include "run_binary.hpp"
 
 namespace gnbench {
@@ -341,6 +342,7 @@ TEST(BadInputHarness, GoodConfigRuns) {
   SCOPED_TRACE(r.describe());
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(fs::exists(tmp / "out.json"));
+  testing::expect_valid_results({tmp / "out.json"});
   EXPECT_TRUE(r.err_lines().empty());
 }
 

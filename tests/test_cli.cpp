@@ -23,6 +23,7 @@
 #include "reference/group_norm.hpp"
 #include "report/npy_writer.hpp"
 #include "run_binary.hpp"
+#include "results_schema.hpp"
 
 namespace gnbench {
 namespace {
@@ -198,7 +199,7 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
   for (const Problem& p : problems) {
     const std::string name = p.name + "/seed";
     SCOPED_TRACE(name);
-    EXPECT_EQ(iterations[name], 3);
+    EXPECT_EQ(iterations[name], 0);  // samples as one array in the record, rows on request
     ASSERT_TRUE(medians.count(name));
     const json& m = *medians[name];
     EXPECT_EQ(m.at("name"), name + "_median");
@@ -211,7 +212,9 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
     EXPECT_EQ(rec.at("verification").at("tensors")[0].at("tensor"), "grad_input");
     EXPECT_EQ(rec.at("verification").at("tensors")[2].at("tensor"), "grad_bias");
     EXPECT_EQ(rec.at("bitwise_reproducible"), true);
+    EXPECT_EQ(rec.at("cold").at("samples_ns").size(), 3u);
   }
+  testing::expect_valid_results({out});
 
   // An existing results file is never overwritten silently.
   const Result again = gnbench(args);
@@ -220,9 +223,10 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
   EXPECT_NE(again.err.find("out.json"), std::string::npos) << describe(again);
   EXPECT_EQ(read_file(out), original);
 
-  // ...but --force replaces it: a second timed run, which also gives compare.py two files.
+  // ...but --force replaces it: a second timed run, which also gives compare.py two files
+  // (this one with a Google Benchmark row per sample as well).
   fs::copy_file(out, work / "first.json");
-  const Result forced = gnbench(args + " --force");
+  const Result forced = gnbench(args + " --force --per-sample-rows");
   EXPECT_EQ(forced.code, 0) << describe(forced);
   const std::string second = read_file(out);
   EXPECT_NE(second, original);
@@ -230,7 +234,8 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
   EXPECT_NE(
       replaced.at("context").at("gnbench").at("command_line").get<std::string>().find("--force"),
       std::string::npos);
-  EXPECT_EQ(replaced.at("benchmarks").size(), doc.at("benchmarks").size());
+  EXPECT_EQ(replaced.at("benchmarks").size(), doc.at("benchmarks").size() + 3 * problems.size());
+  testing::expect_valid_results({out});
 
   // Google Benchmark's own compare.py reads both files and reports every problem.
   if (!fs::exists(kCompareScript)) {
@@ -285,6 +290,7 @@ TEST_F(Cli, StageTimesOnlyOnRequest) {
   r = gnbench(base + "stages.json --stage-times");
   ASSERT_EQ(r.code, 0) << describe(r);
   doc = json::parse(read_file(work / "stages.json"));
+  testing::expect_valid_results({work / "plain.json", work / "stages.json"});
   EXPECT_EQ(doc.at("context").at("gnbench").at("timing_mode"), "hot+stage-times");
   const json& stages = record(doc).at("hot").at("stages");
   ASSERT_EQ(stages.size(), 3u) << stages.dump();

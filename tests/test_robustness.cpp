@@ -16,6 +16,7 @@
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "report/results_json.hpp"
+#include "results_schema.hpp"
 #include "run_binary.hpp"
 #include "runtime/manifest.hpp"
 #include "runtime/vulkan_context.hpp"
@@ -56,6 +57,7 @@ TEST(Interrupt, SigintWritesTheFinishedProblemsMarkedIncomplete) {
   EXPECT_EQ(r.exit_code, 130);
   ASSERT_TRUE(fs::exists(out));
   EXPECT_FALSE(records.context.complete);
+  testing::expect_valid_results({out});
   EXPECT_GT(records.entries.size(), 0u) << "nothing finished before the SIGINT";
   EXPECT_LT(records.entries.size(), 192u) << "the run finished before the SIGINT";
   for (const auto& e : records.entries)
@@ -85,6 +87,7 @@ TEST(Outputs, JsonReplacedOnlyWithForce) {
   SCOPED_TRACE(forced.describe());
   EXPECT_EQ(forced.exit_code, 0);
   EXPECT_TRUE(read_results_file(out).context.complete);
+  testing::expect_valid_results({out});
 }
 
 // tests/kernels_hang/hang.json spins for many seconds (on lavapipe) where N == 1 and does not
@@ -107,6 +110,7 @@ TEST(KernelTimeout, HungKernelIsAnErrorAndTheRunGoesOn) {
   ASSERT_TRUE(fs::exists(out));
   RunRecords records = read_results_file(out);
   EXPECT_TRUE(records.context.complete);
+  testing::expect_valid_results({out});
   std::map<std::string, const EntryRecord*> by_name;
   for (const auto& e : records.entries) by_name[e.name()] = &e;
   ASSERT_TRUE(by_name.count("first/hang"));

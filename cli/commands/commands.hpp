@@ -27,9 +27,10 @@ struct RunCommand {
   std::optional<std::filesystem::path> json_out, csv_out, md_out;
   bool force = false;  // replace existing output files
   bool quiet = false;
-  bool pipeline_stats = false;  // print the driver's statistics of every compiled stage
-  bool show_skipped = false;    // SKIP rows in the table (else only counted)
-  bool list = false;            // print the plan (problem x variant, or why not) and stop
+  bool pipeline_stats = false;   // print the driver's statistics of every compiled stage
+  bool show_skipped = false;     // SKIP rows in the table (else only counted)
+  bool list = false;             // print the plan (problem x variant, or why not) and stop
+  bool per_sample_rows = false;  // results file: one Google Benchmark row per sample too
   std::string command_line;
   std::string shard;  // --shard I/N: run every N-th problem, starting at the I-th (1-based)
   bool mixed_devices = false;  // --device a,b of different models in one timing table
@@ -40,15 +41,20 @@ struct RunCommand {
 int run_command(const RunCommand& cmd, const std::atomic<bool>* stop);
 
 struct CompareCommand {
-  std::filesystem::path baseline, current;
+  std::vector<std::filesystem::path> files;  // baseline and current; with --variants one file
+  std::vector<std::string> variants;         // --variants A B: A as baseline, B as current
   CompareOptions options;
   std::optional<std::filesystem::path> json_out;
   bool force = false;
+  bool all = false;  // list SKIP -> SKIP rows and entries only in the baseline
 };
 int compare_command(const CompareCommand& cmd);
 // The comparison table, notes and summary; shared by `compare` and `run --baseline`.
+// SKIP -> SKIP rows and the names of entries only in the baseline are counted, not listed,
+// unless `all`.
 void print_comparison(std::ostream& out, const ComparisonReport& report,
-                      const std::string& baseline_label, const std::string& current_label);
+                      const std::string& baseline_label, const std::string& current_label,
+                      bool all = false);
 
 struct MergeCommand {
   std::vector<std::filesystem::path> inputs;
@@ -57,6 +63,13 @@ struct MergeCommand {
   bool force = false;
 };
 int merge_command(const MergeCommand& cmd);
+
+// `gnbench show FILE`: a stored results file printed as the run's table.
+struct ShowCommand {
+  std::filesystem::path file;
+  std::vector<std::string> problems, variants;  // names or globs; empty = all
+};
+int show_command(const ShowCommand& cmd);
 
 int devices_command(bool json);
 

@@ -193,7 +193,9 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                    compute_coverage(records, runner->variants(), runner->context().info()), repro);
   std::cout << "\n";
   print_run_summary(std::cout, summarize_run(records));
-  if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
+  if (cmd.json_out)
+    write_file_atomically(*cmd.json_out,
+                          results_to_json(records, cmd.per_sample_rows).dump(1) + "\n");
   if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
   if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records, table));
 
@@ -205,7 +207,8 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   if (cmd.update_baseline) {
     // A failing or partial run would make a baseline that hides regressions.
     if (code == 0) {
-      write_file_atomically(*cmd.update_baseline, results_to_json(records).dump(1) + "\n");
+      write_file_atomically(*cmd.update_baseline,
+                            results_to_json(records, cmd.per_sample_rows).dump(1) + "\n");
       std::cerr << "gnbench: baseline written to " << cmd.update_baseline->string() << "\n";
     } else {
       std::cerr << "gnbench: not updating the baseline " << cmd.update_baseline->string()

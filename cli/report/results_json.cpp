@@ -1,10 +1,10 @@
 #include "report/results_json.hpp"
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "config/config_error.hpp"
+#include "config/read_file.hpp"
+#include "report/gzip_text.hpp"
 
 namespace gnbench {
 
@@ -226,7 +226,8 @@ EntryRecord entry_from_json(const json& j) {
 
 // Google Benchmark's per-repetition and aggregate entries for one timing mode.
 void append_benchmark_entries(json& out, const std::string& name, const TimingResult* t,
-                              uint64_t bytes, int family, json gnbench_record) {
+                              uint64_t bytes, int family, json gnbench_record,
+                              bool per_sample_rows) {
   auto base = [&](const std::string& entry_name, const std::string& run_type) {
     return json{{"name", entry_name}, {"family_index", family}, {"per_family_instance_index", 0},
                 {"run_name", name},   {"run_type", run_type},   {"threads", 1},
@@ -234,7 +235,7 @@ void append_benchmark_entries(json& out, const std::string& name, const TimingRe
   };
   const std::vector<double> samples = t ? stored_samples(t->samples_ns) : std::vector<double>{};
   const size_t n = samples.size();
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; per_sample_rows && i < n; ++i) {
     json j = base(name, "iteration");
     double us = samples[i] / 1e3;
     j.update({{"repetitions", n},
@@ -268,7 +269,7 @@ void append_benchmark_entries(json& out, const std::string& name, const TimingRe
 
 }  // namespace
 
-json results_to_json(const RunRecords& records) {
+json results_to_json(const RunRecords& records, bool per_sample_rows) {
   const RunContext& c = records.context;
   json context{{"date", c.date},
                {"host_name", c.host_name},
@@ -302,10 +303,10 @@ json results_to_json(const RunRecords& records) {
   for (const auto& e : records.entries) {
     const TimingResult* headline = e.headline();
     append_benchmark_entries(benchmarks, e.name(), headline, e.required_bytes, family,
-                             entry_to_json(e, c.copy_gbps));
+                             entry_to_json(e, c.copy_gbps), per_sample_rows);
     if (e.cold && e.hot)
       append_benchmark_entries(benchmarks, e.name() + "/hot", &*e.hot, e.required_bytes, family,
-                               nullptr);
+                               nullptr, per_sample_rows);
     ++family;
   }
   return {{"context", context}, {"benchmarks", benchmarks}};
@@ -351,14 +352,11 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
 }
 
 RunRecords read_results_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path))
-    throw ConfigError(path.string() + ": cannot read results file");
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text =
+      gunzip_if_compressed(read_input_file(path, "results file", size_t{256} << 20), path.string());
   json doc;
   try {
-    doc = json::parse(text.str());
+    doc = json::parse(text);
   } catch (const json::parse_error& e) {
     throw ConfigError(path.string() + ": malformed JSON: " + e.what());
   }
