@@ -4,6 +4,7 @@
 #include <cmath>
 #include <csignal>
 #include <iostream>
+#include <map>
 
 #include "build_info.hpp"
 #include "commands/commands.hpp"
@@ -137,7 +138,7 @@ int main(int argc, char** argv) {
       ->group("Timing");
   run_cmd
       ->add_option("--max-noise", run.bench.sampling.max_noise,
-                   "Stop when stdev/mean falls below this")
+                   "Stop when the median's 95% interval half-width / median falls below this")
       ->capture_default_str()
       ->check(kFinite)
       ->check(CLI::PositiveNumber)
@@ -154,6 +155,14 @@ int main(int argc, char** argv) {
                    "cold (flush caches between samples), hot (back to back) or both")
       ->capture_default_str()
       ->check(CLI::IsMember({"cold", "hot", "both"}))
+      ->group("Timing");
+  run_cmd
+      ->add_option("--flush", run.bench.flush,
+                   "How cold samples flush the caches: read (default: a dispatch reading twice the "
+                   "last-level cache, after the outputs are poisoned) or fill (the older flush: "
+                   "a buffer fill before the poisoning, which leaves dirty lines in the cache)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, FlushMethod>{
+          {"read", FlushMethod::kRead}, {"fill", FlushMethod::kFill}}))
       ->group("Timing");
   run_cmd
       ->add_flag(
