@@ -120,6 +120,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0u, 10000u))
       ->group("Timing");
   run_cmd
+      ->add_option("--warmup-time", run.bench.sampling.warmup_time_s,
+                   "Then keep the kernel running for this many GPU seconds and until two "
+                   "batches' medians agree within 2% (the clocks have ramped up; at most 0.5 s); "
+                   "0: no such warm-up")
+      ->capture_default_str()
+      ->check(kFinite)
+      ->check(CLI::NonNegativeNumber)
+      ->group("Timing");
+  run_cmd
       ->add_option("--samples", samples, "Exactly this many samples (disables the noise criterion)")
       ->check(CLI::Range(1u, 1000000u))
       ->group("Timing");

@@ -153,6 +153,35 @@ TEST(Measure, RecordsWhichRuleStopped) {
   EXPECT_EQ(f.samples_ns.size(), 37u);
 }
 
+// A device whose clocks step up: the first samples 2.5x slower, then 1.5x, then settled, at
+// random points (as an H200 fresh from idle, docs/gpu-log.md run 21a).
+TEST(Measure, WarmUpWaitsForTheClocksToRamp) {
+  std::mt19937_64 rng(19);
+  for (int t = 0; t < 10; ++t) {
+    const double settled = 50e3 + 50e3 * std::uniform_real_distribution<double>(0, 1)(rng);
+    // Steps within the first 0.05 s of GPU time.
+    const int first = 5 + static_cast<int>(rng() % 100),
+              second = first + 5 + static_cast<int>(rng() % 100);
+    int calls = 0;
+    SampleBatch device = [&](uint32_t count) {
+      std::vector<SampleTimes> out(count);
+      for (auto& s : out) {
+        const double slow = calls < first ? 2.5 : calls < second ? 1.5 : 1.0;
+        ++calls;
+        s.total_ns = settled * slow * std::normal_distribution<double>(1, 0.003)(rng);
+      }
+      return out;
+    };
+    SamplingOptions o;
+    o.warmup = 3;
+    o.fixed_samples = 30;  // as run 21a: a fixed count after a few warm-up runs
+    o.warmup_time_s = 0.06;
+    const TimingResult r = measure(device, o, {}, "cold");
+    EXPECT_NEAR(r.total.median, settled, 0.02 * settled) << "steps at " << first << ", " << second;
+    EXPECT_GT(r.warmup_s, 0);
+  }
+}
+
 TEST(StoppingJson, RoundTripsAndReadsOlderFiles) {
   TimingResult t;
   t.stop_reason = StopReason::kMinTime;

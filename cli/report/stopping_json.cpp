@@ -15,12 +15,14 @@ void add_stopping_json(nlohmann::json& j, const TimingResult& t) {
     modes["low_fraction"] = t.modes.low_fraction;
   }
   j["modes"] = modes;
+  j["warmup_s"] = t.warmup_s;
 }
 
 void read_stopping_json(const nlohmann::json& j, TimingResult& t) {
   t.stop_reason = t.noise_target_reached ? StopReason::kConverged : StopReason::kTimeout;
   if (j.contains("stop_reason") && j["stop_reason"].is_string())
     if (auto r = stop_reason_from_name(j["stop_reason"].get<std::string>())) t.stop_reason = *r;
+  t.warmup_s = j.value("warmup_s", 0.0);
   const auto ci = j.find("median_ci_rel");
   t.median_ci = ci != j.end() && ci->is_number() ? ci->get<double>() : INFINITY;
   if (const auto m = j.find("modes"); m != j.end() && m->is_object()) {

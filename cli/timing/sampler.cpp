@@ -2,9 +2,42 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 
 namespace gnbench {
+
+namespace {
+
+constexpr double kSettledRel = 0.02;    // consecutive warm-up batch medians this close
+constexpr double kWarmupBatchS = 0.01;  // GPU seconds per warm-up batch
+constexpr double kWarmupMaxWallS = 0.5;
+
+double batch_median(const std::vector<SampleTimes>& got) {
+  std::vector<double> t;
+  for (const auto& s : got) t.push_back(s.total_ns);
+  return summarize(std::move(t)).median;
+}
+
+// Keeps the kernel running for `min_gpu_s` of GPU time and until its time settles.
+void settle(const SampleBatch& run, double min_gpu_s) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  double previous = 0, gpu_s = 0;
+  uint32_t batch = 1;
+  while (std::chrono::duration<double>(Clock::now() - start).count() < kWarmupMaxWallS) {
+    const auto got = run(batch);
+    for (const auto& s : got) gpu_s += s.total_ns * 1e-9;
+    const double median = batch_median(got);
+    if (gpu_s >= min_gpu_s && previous > 0 && std::abs(median - previous) <= kSettledRel * previous)
+      return;
+    previous = median;
+    batch = static_cast<uint32_t>(
+        std::clamp(kWarmupBatchS / std::max(median * 1e-9, 1e-9), 1.0, 256.0));
+  }
+}
+
+}  // namespace
 
 TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
                      const std::vector<std::string>& stage_names, const std::string& mode) {
@@ -13,6 +46,8 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
   auto wall = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
 
   if (options.warmup) run(options.warmup);
+  if (options.warmup_time_s > 0) settle(run, options.warmup_time_s);
+  const double warmup_s = wall();
   std::vector<SampleTimes> samples;
   std::vector<double> totals;
   double gpu_s = 0;
@@ -61,6 +96,7 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
     r.stages.push_back(summarize(v));
   }
   r.wall_s = wall();
+  r.warmup_s = warmup_s;
   return r;
 }
 

@@ -15,6 +15,10 @@ namespace gnbench {
 
 struct SamplingOptions {
   uint32_t warmup = 3;
+  // Then at least this much GPU time in batches of ~10 ms, and on until two batches in a
+  // row have medians within 2 % (the clocks have ramped up: an idle GPU starts slow), for
+  // at most 0.5 s of wall time; 0: none.
+  double warmup_time_s = 0.05;
   std::optional<uint32_t> fixed_samples;  // --samples N: exactly N, no criterion
   // Defaults for a run that answers in seconds (docs/compare.md, "Stopping"): a converged
   // median is within its interval of a long run's.
@@ -35,6 +39,7 @@ struct TimingResult {
   Modes modes;           // bimodality of the samples
   double wall_s = 0;
   std::vector<double> samples_ns;  // every sample's total, in order, for compare's tests
+  double warmup_s = 0;             // wall seconds the settling warm-up took
 };
 
 // Runs `count` samples on the device and returns their times.
