@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "bench/bench_runner.hpp"
+#include "bench/multi_device.hpp"
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
@@ -110,8 +111,14 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                         ": exists and is not empty; pass --force to write into it");
   }
 
-  BenchRunner runner(cmd.bench);
-  runner.check_problems(problems, source);
+  const std::vector<std::string> devices = device_list(cmd.bench.context.device);
+  std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
+  if (devices.size() == 1) {
+    BenchOptions one = cmd.bench;
+    one.context.device = devices.front();  // "all" on a host of one device
+    runner.emplace(std::move(one));
+    runner->check_problems(problems, source);
+  }
   if (shard.second > 1) {
     // Round-robin, so that shards of a config sorted by size get similar work.
     std::vector<Problem> mine;
@@ -122,8 +129,10 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                 << " in all)\n";
     problems = std::move(mine);
   }
-  RunRecords records =
-      runner.run(problems, terminal_progress(!cmd.quiet && isatty(STDERR_FILENO)), stop);
+  const Progress progress = terminal_progress(!cmd.quiet && isatty(STDERR_FILENO));
+  RunRecords records = runner ? runner->run(problems, progress, stop)
+                              : run_on_devices(cmd.bench, devices, problems, source,
+                                               cmd.mixed_devices, progress, stop);
   records.context.command_line = cmd.command_line;
   records.context.date = now_iso8601();
   records.context.host_name = host_name();
