@@ -4,6 +4,7 @@
 #include <cmath>
 #include <csignal>
 #include <iostream>
+#include <map>
 
 #include "build_info.hpp"
 #include "commands/commands.hpp"
@@ -154,6 +155,15 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0u, 10000u))
       ->group("Timing");
   run_cmd
+      ->add_option("--warmup-time", run.bench.sampling.warmup_time_s,
+                   "Then keep the kernel running for this many GPU seconds and until two "
+                   "batches' medians agree within 2% (the clocks have ramped up; at most 0.5 s); "
+                   "0: no such warm-up")
+      ->capture_default_str()
+      ->check(kFinite)
+      ->check(CLI::NonNegativeNumber)
+      ->group("Timing");
+  run_cmd
       ->add_option("--samples", samples, "Exactly this many samples (disables the noise criterion)")
       ->check(CLI::Range(1u, 1000000u))
       ->group("Timing");
@@ -172,7 +182,8 @@ int main(int argc, char** argv) {
       ->group("Timing");
   run_cmd
       ->add_option("--max-noise", max_noise_percent,
-                   "Stop when the relative noise falls below this, in percent as nvbench takes "
+                   "Stop when the half-width of the median's 95 % interval over the median falls "
+                   "below this, in percent as nvbench takes "
                    "it (0.5 = 0.5 %)")
       ->capture_default_str()
       ->check(kFinite)
@@ -191,6 +202,14 @@ int main(int argc, char** argv) {
                    "cold (flush caches between samples), hot (back to back) or both")
       ->capture_default_str()
       ->check(CLI::IsMember({"cold", "hot", "both"}))
+      ->group("Timing");
+  run_cmd
+      ->add_option("--flush", run.bench.flush,
+                   "How cold samples flush the caches: read (default: a dispatch reading twice the "
+                   "last-level cache, after the outputs are poisoned) or fill (the older flush: "
+                   "a buffer fill before the poisoning, which leaves dirty lines in the cache)")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, FlushMethod>{
+          {"read", FlushMethod::kRead}, {"fill", FlushMethod::kFill}}))
       ->group("Timing");
   run_cmd
       ->add_flag(

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/cache_flush.hpp"
 #include "runtime/vulkan_context.hpp"
 #include "timing/sampler.hpp"
 
@@ -17,8 +18,9 @@ struct BenchOptions {
   std::vector<std::string> variants;                  // names or globs; empty = every variant
   uint32_t trials = 1;
   bool timing = true;
-  bool cold = true;          // flush caches between samples
-  bool hot = false;          // back-to-back samples
+  bool cold = true;                        // flush caches between samples
+  bool hot = false;                        // back-to-back samples
+  FlushMethod flush = FlushMethod::kRead;  // how cold samples empty the caches (--flush)
   bool stage_times = false;  // a timestamp after every stage (they drain the pipeline)
   SamplingOptions sampling;
   bool measure_copy_bandwidth = true;  // false: --copy-bandwidth off

@@ -6,16 +6,16 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
+
+#include "reference/parallel_for.hpp"
 
 // Fusing a*b+c into an FMA rounds once instead of twice and would change the last bit of
 // some draws between targets with and without FMA, so contraction is off in this file
@@ -266,20 +266,11 @@ template <typename Draw>
 void fill_chunked(Eigen::ArrayXf& a, uint64_t seed, const Draw& draw) {
   const Eigen::Index size = a.size();
   const Eigen::Index chunks = (size + kChunk - 1) / kChunk;
-  std::atomic<Eigen::Index> next{0};
-  const auto worker = [&] {
-    for (Eigen::Index j = next++; j < chunks; j = next++) {
-      Rng rng(mix64(seed + static_cast<uint64_t>(j) * kGolden));
-      const Eigen::Index end = std::min(size, (j + 1) * kChunk);
-      for (Eigen::Index i = j * kChunk; i < end; ++i) a[i] = static_cast<float>(draw(i, rng));
-    }
-  };
-  const auto threads = std::min<Eigen::Index>(
-      chunks, std::clamp<Eigen::Index>(std::thread::hardware_concurrency(), 1, 64));
-  std::vector<std::thread> pool;
-  for (Eigen::Index t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& thread : pool) thread.join();
+  parallel_for(chunks, static_cast<uint64_t>(size), [&](int64_t j) {
+    Rng rng(mix64(seed + static_cast<uint64_t>(j) * kGolden));
+    const Eigen::Index end = std::min(size, (j + 1) * kChunk);
+    for (Eigen::Index i = j * kChunk; i < end; ++i) a[i] = static_cast<float>(draw(i, rng));
+  });
 }
 
 // Turns normal's weights into weight_zeros': a fraction `zero_fraction` of the channels (chosen

@@ -43,9 +43,10 @@ void write_row(std::ostream& out, const EntryRecord& e, const TimingResult* t, d
     out << "," << t->mode << "," << s.samples << "," << s.median << "," << s.q1 << "," << s.q3
         << "," << s.min << "," << s.max << "," << s.mean << "," << s.stdev << "," << s.rel_noise
         << "," << e.required_bytes << "," << e.actual_bytes << "," << gbps << ","
-        << (copy_gbps > 0 ? 100 * gbps / copy_gbps : 0.0);
+        << (copy_gbps > 0 ? 100 * gbps / copy_gbps : 0.0) << "," << stop_reason_name(t->stop_reason)
+        << "," << (t->modes.bimodal ? "true" : "false");
   } else {
-    out << ",,,,,,,,,,," << e.required_bytes << "," << e.actual_bytes << ",,";
+    out << ",,,,,,,,,,," << e.required_bytes << "," << e.actual_bytes << ",,,,";
   }
   out << "," << field(e.message);
   for (size_t i = 0; i < stages; ++i) {
@@ -65,7 +66,7 @@ std::string csv_report(const RunRecords& records) {
          "grad_input_l2_rel,grad_input_max_scaled,grad_weight_l2_rel,grad_weight_max_scaled,"
          "grad_bias_l2_rel,grad_bias_max_scaled,invariants_pass,bitwise_reproducible,mode,samples,"
          "median_ns,q1_ns,q3_ns,min_ns,max_ns,mean_ns,stdev_ns,rel_noise,required_bytes,"
-         "actual_bytes,gbps_required,pct_copy,message";
+         "actual_bytes,gbps_required,pct_copy,stop_reason,bimodal,message";
   const size_t stages = stage_columns(records);
   for (size_t i = 1; i <= stages; ++i) out << ",stage" << i << "_name,stage" << i << "_median_ns";
   out << "\n";

@@ -5,6 +5,7 @@
 #include "config/config_error.hpp"
 #include "config/read_file.hpp"
 #include "report/gzip_text.hpp"
+#include "report/stopping_json.hpp"
 
 namespace gnbench {
 
@@ -129,9 +130,11 @@ json timing_to_json(const TimingResult& t) {
   json stages = json::array();
   for (size_t i = 0; i < t.stages.size(); ++i)
     stages.push_back({{"name", t.stage_names[i]}, {"ns", to_json(t.stages[i])}});
-  return {{"mode", t.mode},     {"ns", to_json(t.total)},
-          {"stages", stages},   {"noise_target_reached", t.noise_target_reached},
-          {"wall_s", t.wall_s}, {"samples_ns", stored_samples(t.samples_ns)}};
+  json j = {{"mode", t.mode},     {"ns", to_json(t.total)},
+            {"stages", stages},   {"noise_target_reached", t.noise_target_reached},
+            {"wall_s", t.wall_s}, {"samples_ns", stored_samples(t.samples_ns)}};
+  add_stopping_json(j, t);
+  return j;
 }
 
 TimingResult timing_from_json(const json& j) {
@@ -145,6 +148,7 @@ TimingResult timing_from_json(const json& j) {
   t.noise_target_reached = j.at("noise_target_reached");
   t.wall_s = j.at("wall_s");
   t.samples_ns = j.at("samples_ns").get<std::vector<double>>();
+  read_stopping_json(j, t);
   return t;
 }
 

@@ -1,8 +1,10 @@
 #include "report/summary_rows.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "report/format.hpp"
+#include "report/stopping_json.hpp"
 
 namespace gnbench {
 
@@ -22,9 +24,11 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_m
   const bool has_time = t && t->total.samples > 0;
   double gbps = has_time ? double(e.required_bytes) / t->total.median : 0;  // bytes/ns = GB/s
   std::string repro = !e.bitwise_reproducible ? "-" : *e.bitwise_reproducible ? "yes" : "NO";
+  // The median's 95 % interval half-width: what the stopping rule judged.
   std::string noise =
-      has_time ? format("%.1f%%", 100 * t->total.rel_noise) + (t->noise_target_reached ? "" : "*")
-               : "-";
+      has_time && std::isfinite(t->median_ci)
+          ? format("%.1f%%", 100 * t->median_ci) + (t->noise_target_reached ? "" : "*")
+          : "-";
   std::vector<std::string> cells{
       e.problem.name,
       shape_label(e.problem.shape),
@@ -40,7 +44,8 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_m
       has_time ? format("%.2f", t->total.median / 1e3) : "-",
       noise,
       has_time ? format(gbps < 10 ? "%.2f" : "%.1f", gbps) : "-",
-      has_time && copy_gbps > 0 ? format("%.1f%%", 100 * gbps / copy_gbps) : "-"};
+      has_time && copy_gbps > 0 ? format("%.1f%%", 100 * gbps / copy_gbps) : "-",
+      has_time ? stop_label(*t) : "-"};
   if (both_modes) {
     const auto timings = e.timings();  // cold, hot
     cells.insert(cells.begin() + kNoiseColumn + 1,
@@ -75,9 +80,9 @@ SummaryTable summary_table(const RunRecords& records, const TableOptions& option
   const bool both = has_both_modes(records);
   SummaryTable t;
   t.titles = {"problem", "NxCxHW/G", "inputs",    "variant", "verdict", "trials", "max err",
-              "invar",   "repro",    "median us", "noise",   "GB/s",    "% copy"};
+              "invar",   "repro",    "median us", "noise",   "GB/s",    "% copy", "stop"};
   t.left_aligned = {true, true, true,  true,  true,  false, false,
-                    true, true, false, false, false, false};
+                    true, true, false, false, false, false, true};
   if (both) {
     t.titles[kNoiseColumn - 1] = "cold us";
     t.titles.insert(t.titles.begin() + kNoiseColumn + 1, "hot us");
@@ -142,10 +147,12 @@ std::vector<std::string> summary_notes(const RunRecords& records, const TableOpt
   if (std::any_of(records.entries.begin(), records.entries.end(), [](const EntryRecord& e) {
         return e.headline() && !e.headline()->noise_target_reached;
       }))
-    notes.emplace_back("* noise target not reached before --timeout");
+    notes.emplace_back("* the median's interval did not reach --max-noise before --timeout");
   std::string legend =
       "max err: largest |gpu - ref| / rms(ref over its group); invar: sum(dx) = 0, sum(dx*xhat), "
-      "grad_bias checks; repro: two runs bitwise identical; GB/s: required traffic (read x, "
+      "grad_bias checks; repro: two runs bitwise identical; noise: half-width of the median's 95 % "
+      "interval / median; stop: the rule that ended sampling, bimodal when the samples split "
+      "in two; GB/s: required traffic (read x, "
       "grad_out, weight; write 3 outputs) / median GPU time";
   if (has_both_modes(records)) legend += " (the cold one, as are noise and % copy)";
   notes.push_back(legend);

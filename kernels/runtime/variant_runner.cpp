@@ -257,7 +257,8 @@ GpuOutputs VariantRunner::run_once() {
   return read_outputs();
 }
 
-std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold, bool stage_times) {
+std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush* flush,
+                                               bool stage_times) {
   const DeviceInfo& info = ctx_.info();
   if (info.timestamp_valid_bits == 0)
     throw std::runtime_error(info.name + ": the compute queue has no timestamps");
@@ -266,21 +267,24 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold, bool s
     query_capacity_ = count * per_sample;
     queries_ = vk::raii::QueryPool(ctx_.device(), {{}, vk::QueryType::eTimestamp, query_capacity_});
   }
-  if (cold && !flush_) {
-    // Twice the last-level cache, within what one allocation may be.
-    uint64_t bytes =
-        std::min(2 * info.last_level_cache_bytes, info.limits.max_memory_allocation_size / 2);
-    flush_ = std::make_unique<GpuBuffer>(ctx_, bytes & ~uint64_t{3}, GpuBuffer::Place::kDevice,
-                                         "cache flush");
-  }
+  const bool cold = flush != nullptr;
   auto cmd = ctx_.allocate_command_buffer();
   cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   cmd.resetQueryPool(*queries_, 0, count * per_sample);
   for (uint32_t i = 0; i < count; ++i) {
     if (i) compute_to_transfer_barrier(cmd);
     // Hot samples poison once; accumulators that a variant needs zeroed are zeroed every time.
-    if (cold) cmd.fillBuffer(*flush_->buffer(), 0, VK_WHOLE_SIZE, i);
-    record_fills(cmd, cold || i == 0);
+    if (cold && flush->method() == FlushMethod::kFill) {
+      flush->record(cmd, i);
+      record_fills(cmd, true);
+    } else if (cold) {
+      // Poison first, then the read flush evicts those dirty lines before the timed region.
+      record_fills(cmd, true);
+      compute_to_compute_barrier(cmd);
+      flush->record(cmd, i);
+    } else {
+      record_fills(cmd, i == 0);
+    }
     record_stages(cmd, &queries_, i * per_sample, stage_times);
   }
   cmd.end();
