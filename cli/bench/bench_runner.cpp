@@ -1,6 +1,8 @@
 #include "bench/bench_runner.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <iostream>
 #include <optional>
 #include <set>
 
@@ -11,6 +13,7 @@
 #include "inputs/input_generator.hpp"
 #include "reference/group_norm.hpp"
 #include "runtime/bandwidth_probe.hpp"
+#include "runtime/variant_checks.hpp"
 #include "runtime/variant_runner.hpp"
 #include "runtime/vulkan_context.hpp"
 
@@ -78,6 +81,14 @@ void BenchRunner::check_problems(const std::vector<Problem>& problems,
     if (!names.insert(p.name).second)
       throw ConfigError(source + ": problem '" + p.name + "' appears twice");
     uint64_t extra = 0;
+    for (const VariantSpec* v : selected_) {
+      // Every expression of every entry, now: a bad one must not end the run half way.
+      try {
+        check_variant_expressions(*v, p.shape, ctx_->info());
+      } catch (const ConfigError& e) {
+        throw ConfigError(std::string(e.what()) + " (on problem '" + p.name + "')");
+      }
+    }
     for (const VariantSpec* v : selected_)
       if (not_applicable_reason(*v, p.shape, ctx_->info()).empty())
         extra =
@@ -87,8 +98,15 @@ void BenchRunner::check_problems(const std::vector<Problem>& problems,
 }
 
 RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress& progress,
-                            const std::atomic<bool>* stop) {
+                            const std::atomic<bool>* stop,
+                            const std::function<void(const RunRecords&)>& on_abandon) {
   RunRecords records;
+  ctx_->set_abandon_handler([&] {
+    RunRecords partial = records;
+    partial.context.complete = false;
+    partial.context.validation_messages = ctx_->validation_messages();
+    if (on_abandon) on_abandon(partial);
+  });
   records.context.device = ctx_->info().to_json();
   records.context.device_fingerprint = ctx_->info().fingerprint();
   records.context.validation = ctx_->validation_enabled();
@@ -102,7 +120,18 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   // Shaders first: a shader that does not compile is a configuration error, found before the
   // seconds the copy-bandwidth probe takes.
   std::vector<CompiledVariant> compiled;
-  for (const VariantSpec* v : selected_) compiled.push_back(compile_variant(*ctx_, *v));
+  // A pipeline the driver fails to create is that variant's ERROR; the run goes on.
+  std::vector<std::string> compile_error(selected_.size());
+  for (size_t v = 0; v < selected_.size(); ++v) {
+    try {
+      compiled.push_back(compile_variant(*ctx_, *selected_[v]));
+    } catch (const ConfigError&) {
+      throw;  // the shader itself is wrong: a configuration error, before any work
+    } catch (const std::exception& ex) {  // vk::SystemError, out of memory, ...
+      compiled.push_back(CompiledVariant{selected_[v], {}});
+      compile_error[v] = std::string("creating the pipeline: ") + ex.what();
+    }
+  }
   for (const CompiledVariant& c : compiled)
     for (size_t s = 0; s < c.stages.size(); ++s)
       if (!c.stages[s]->statistics().empty())
@@ -137,6 +166,21 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     record_probe();
   }
 
+  // A --dump write that fails (disk full, permissions) is reported as that, once; it is not
+  // the kernel's failure and the run goes on without dumping.
+  bool dumping = options_.dump_dir.has_value();
+  auto dump = [&](const std::function<void()>& write) {
+    if (!dumping) return;
+    try {
+      write();
+    } catch (const std::exception& ex) {
+      dumping = false;
+      records.context.dump_error = ex.what();
+      std::cerr << "gnbench: error: --dump: " << ex.what()
+                << " (no more dumps; the run goes on)\n";
+    }
+  };
+
   Transfer transfer(*ctx_);
   const size_t total = problems.size() * selected_.size();
   for (const Problem& problem : problems) {
@@ -152,6 +196,10 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
             problem_variables(problem.shape, ctx_->info().limits.subgroup_size));
       e.message = not_applicable_reason(*selected_[v], problem.shape, ctx_->info());
       e.verdict = e.message.empty() ? Verdict::kPass : Verdict::kSkipped;
+      if (e.verdict == Verdict::kPass && !compile_error[v].empty()) {
+        e.verdict = Verdict::kError;
+        e.message = compile_error[v];
+      }
     }
 
     // Every entry still to run becomes ERROR (device lost, inputs the driver refused).
@@ -184,7 +232,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
         break;
       }
       const DeviceInputs& device_inputs = *device_inputs_storage;
-      if (trial == 0 && options_.dump_dir) dump_problem(*options_.dump_dir, problem, inputs, ref);
+      if (trial == 0) dump([&] { dump_problem(*options_.dump_dir, problem, inputs, ref); });
 
       for (size_t v = 0; v < selected_.size(); ++v) {
         EntryRecord& e = entries[v];
@@ -211,8 +259,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
             e.invariants = inv;
           }
           ++e.trials;
-          if (trial == 0 && options_.dump_dir)
-            dump_outputs(*options_.dump_dir, problem, e.variant, out);
+          if (trial == 0) dump([&] { dump_outputs(*options_.dump_dir, problem, e.variant, out); });
           if (trial == 0) {
             e.bitwise_reproducible = bitwise_equal(out, runner.run_once());
             if (options_.timing) {
@@ -279,6 +326,8 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     progress("measuring copy bandwidth again", records.entries.size(), total);
     record_probe();
   }
+  records.context.validation_messages = ctx_->validation_messages();
+  ctx_->set_abandon_handler({});  // it refers to `records`, which ends here
   progress("done", records.entries.size(), total);
   return records;
 }

@@ -32,9 +32,12 @@ class BenchRunner {
   void check_problems(const std::vector<Problem>& problems, const std::string& source) const;
 
   // Runs every problem x variant. Stops between entries when `stop` becomes true and marks
-  // the records incomplete.
+  // the records incomplete. When `stop` comes while a kernel overruns --kernel-timeout (the
+  // wait cannot be cut short safely), `on_abandon` gets the finished problems' records, marked
+  // incomplete, just before the process exits with 130.
   RunRecords run(const std::vector<Problem>& problems, const Progress& progress,
-                 const std::atomic<bool>* stop);
+                 const std::atomic<bool>* stop,
+                 const std::function<void(const RunRecords&)>& on_abandon = {});
 
  private:
   BenchOptions options_;

@@ -6,6 +6,7 @@
 #include "compare/compare.hpp"
 #include "config/config_error.hpp"
 #include "report/atomic_file.hpp"
+#include "report/output_target.hpp"
 #include "report/format.hpp"
 #include "report/results_json.hpp"
 
@@ -98,7 +99,8 @@ void print_comparison(std::ostream& out, const ComparisonReport& r,
 }
 
 int compare_command(const CompareCommand& cmd) {
-  if (cmd.json_out) ensure_writable_target(*cmd.json_out, cmd.force, "--force");
+  std::optional<OutputTarget> json_target;
+  if (cmd.json_out) json_target = check_output_target("--json", cmd.json_out->string(), cmd.force);
   RunRecords baseline = read_results_file(cmd.baseline);
   RunRecords current = read_results_file(cmd.current);
   ComparisonReport report = compare_runs(baseline, current, cmd.options);
@@ -109,7 +111,7 @@ int compare_command(const CompareCommand& cmd) {
     j["baseline_file"] = cmd.baseline.string();
     j["current_file"] = cmd.current.string();
     try {
-      write_file_atomically(*cmd.json_out, j.dump(1) + "\n");
+      write_output(*json_target, j.dump(1) + "\n");
     } catch (const std::runtime_error& e) {
       // Exit 1 means a correctness regression here, so an I/O failure must not map to it.
       throw ConfigError(e.what());

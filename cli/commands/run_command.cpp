@@ -1,8 +1,11 @@
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <ctime>
+#include <functional>
 #include <iostream>
 
 #include "bench/bench_runner.hpp"
@@ -11,6 +14,7 @@
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
 #include "report/atomic_file.hpp"
+#include "report/output_target.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
 #include "report/results_json.hpp"
@@ -65,6 +69,22 @@ std::pair<uint32_t, uint32_t> parse_shard(const std::string& text) {
   return {index, count};
 }
 
+// --dump DIR: created now and checked writable; a non-empty one only with --force.
+void check_dump_folder(const std::filesystem::path& dir, bool force) {
+  namespace fs = std::filesystem;
+  const std::string prefix = "--dump " + dir.string() + ": ";
+  if (dir.empty()) throw ConfigError("--dump '': an empty path");
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw ConfigError(prefix + "exists and is not a directory");
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec) && !force)
+    throw ConfigError(prefix + "exists and is not empty; pass --force to write into it");
+  fs::create_directories(dir, ec);
+  if (ec) throw ConfigError(prefix + "cannot create it: " + ec.message());
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw ConfigError(prefix + "is not writable: " + std::strerror(errno));
+}
+
 }  // namespace
 
 int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
@@ -93,24 +113,31 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   }
   std::pair<uint32_t, uint32_t> shard{1, 1};
   if (!cmd.shard.empty()) shard = parse_shard(cmd.shard);
-  if (cmd.update_baseline) ensure_writable_target(*cmd.update_baseline, cmd.force, "--force");
+  // Every output checked now (and one path never given twice): nothing is found unwritable
+  // only after the run.
+  std::vector<OutputTarget> targets;
+  const std::pair<const char*, const std::optional<std::filesystem::path>*> flags[] = {
+      {"--json", &cmd.json_out},
+      {"--csv", &cmd.csv_out},
+      {"--md", &cmd.md_out},
+      {"--update-baseline", &cmd.update_baseline}};
+  std::optional<OutputTarget> by_flag[4];
+  for (size_t i = 0; i < 4; ++i)
+    if (*flags[i].second)
+      targets.push_back(*(by_flag[i] = check_output_target(
+                              flags[i].first, flags[i].second->value().string(), cmd.force)));
+  check_distinct_outputs(targets);
+  if (cmd.bench.dump_dir) check_dump_folder(*cmd.bench.dump_dir, cmd.force);
   // Read now: an unreadable baseline is a usage error, found before the GPU work.
   std::optional<RunRecords> baseline;
   if (cmd.baseline) {
     baseline = read_results_file(*cmd.baseline);
     validate_compare_options(cmd.compare);
   }
-  for (const auto& out : {cmd.json_out, cmd.csv_out, cmd.md_out})
-    if (out) ensure_writable_target(*out, cmd.force, "--force");
-  if (cmd.bench.dump_dir) {
-    std::error_code ec;
-    if (std::filesystem::exists(*cmd.bench.dump_dir) &&
-        !std::filesystem::is_empty(*cmd.bench.dump_dir, ec) && !cmd.force)
-      throw ConfigError("--dump " + cmd.bench.dump_dir->string() +
-                        ": exists and is not empty; pass --force to write into it");
-  }
 
-  BenchRunner runner(cmd.bench);
+  BenchOptions bench = cmd.bench;
+  bench.context.stop = stop;  // so that a stop also ends a wait on an overrunning kernel
+  BenchRunner runner(bench);
   runner.check_problems(problems, source);
   if (shard.second > 1) {
     // Round-robin, so that shards of a config sorted by size get similar work.
@@ -122,29 +149,62 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                 << " in all)\n";
     problems = std::move(mine);
   }
+  auto stamp = [&](RunRecords& r) {
+    r.context.command_line = cmd.command_line;
+    r.context.date = now_iso8601();
+    r.context.host_name = host_name();
+    r.context.configs = cmd.configs;
+    if (shard.second > 1)
+      r.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
+  };
+  // Each output on its own: one that cannot be written does not cost the others.
+  bool lost = false;
+  auto save = [&](const std::optional<OutputTarget>& t, const std::function<std::string()>& text) {
+    if (!t) return;
+    try {
+      write_output(*t, text());
+    } catch (const std::runtime_error& e) {
+      std::cerr << "gnbench: error: " << t->flag << ": " << e.what() << "\n";
+      lost = true;
+    }
+  };
+  auto save_results = [&](const RunRecords& r) {
+    save(by_flag[0], [&] { return results_to_json(r).dump(1) + "\n"; });
+    save(by_flag[1], [&] { return csv_report(r); });
+    save(by_flag[2], [&] { return markdown_report(r); });
+  };
   RunRecords records =
-      runner.run(problems, terminal_progress(!cmd.quiet && isatty(STDERR_FILENO)), stop);
-  records.context.command_line = cmd.command_line;
-  records.context.date = now_iso8601();
-  records.context.host_name = host_name();
-  records.context.configs = cmd.configs;
-  if (shard.second > 1)
-    records.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
+      runner.run(problems, terminal_progress(!cmd.quiet && isatty(STDERR_FILENO)), stop,
+                 [&](const RunRecords& partial) {  // stopped while a kernel overran
+                   RunRecords r = partial;
+                   stamp(r);
+                   save_results(r);
+                 });
+  stamp(records);
 
-  print_table(std::cout, records);
-  if (cmd.pipeline_stats) print_pipeline_statistics(std::cout, records);
-  if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
-  if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
-  if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records));
+  // With an output on standard output (-), the table goes to stderr so stdout stays parseable.
+  bool to_stdout = false;
+  for (const auto& t : targets) to_stdout = to_stdout || t.kind == OutputTarget::Kind::kStdout;
+  std::ostream& out = to_stdout ? std::cerr : std::cout;
+  print_table(out, records);
+  if (cmd.pipeline_stats) print_pipeline_statistics(out, records);
+  save_results(records);
 
   int code = records.context.complete ? 0 : 130;
   for (const auto& e : records.entries)
     if (is_failure(e.verdict)) code = 1;
+  if (code == 0 && records.context.validation_messages > 0) {
+    std::cerr << "gnbench: error: the validation layer reported "
+              << records.context.validation_messages << " message(s) (--validate)\n";
+    code = 1;
+  }
   if (cmd.update_baseline) {
     // A failing or partial run would make a baseline that hides regressions.
     if (code == 0) {
-      write_file_atomically(*cmd.update_baseline, results_to_json(records).dump(1) + "\n");
-      std::cerr << "gnbench: baseline written to " << cmd.update_baseline->string() << "\n";
+      const bool lost_before = lost;
+      save(by_flag[3], [&] { return results_to_json(records).dump(1) + "\n"; });
+      if (lost == lost_before)
+        std::cerr << "gnbench: baseline written to " << cmd.update_baseline->string() << "\n";
     } else {
       std::cerr << "gnbench: not updating the baseline " << cmd.update_baseline->string()
                 << ": the run " << (code == 1 ? "failed" : "was interrupted") << "\n";
@@ -152,10 +212,10 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   }
   if (baseline) {
     // The run's own failure wins; otherwise compare's exit code (docs/compare.md).
-    std::cout << "\n";
+    out << "\n";
     try {
       ComparisonReport report = compare_runs(*baseline, records, cmd.compare);
-      print_comparison(std::cout, report, cmd.baseline->string(), "this run");
+      print_comparison(out, report, cmd.baseline->string(), "this run");
       if (code == 0) code = report.exit_code;
     } catch (const ConfigError& e) {
       if (code)
@@ -164,6 +224,8 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
         throw;
     }
   }
+  if (!records.context.dump_error.empty() && code == 0) code = 2;  // the dump is incomplete
+  if (lost && code != 130) code = 2;  // an output the user asked for is missing
   return code;
 }
 

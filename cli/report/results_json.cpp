@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "config/config_error.hpp"
+#include "config/json_document.hpp"
 
 namespace gnbench {
 
@@ -252,6 +253,7 @@ json results_to_json(const RunRecords& records) {
                  {"device_fingerprint", c.device_fingerprint},
                  {"copy_bandwidth", c.copy_bandwidth},
                  {"validation", c.validation},
+                 {"validation_messages", c.validation_messages},
                  {"complete", c.complete},
                  {"configs", c.configs},
                  {"timing_mode", c.timing_mode}}}};
@@ -279,10 +281,10 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
       !doc.contains("benchmarks"))
     throw ConfigError(source + ": not a gnbench results file (no context.gnbench / benchmarks)");
   const json& g = doc["context"]["gnbench"];
-  if (g.value("schema_version", 0) != kResultsSchemaVersion)
-    throw ConfigError(source + ": results schema version " +
-                      g.value("schema_version", json(0)).dump() + ", this gnbench reads version " +
-                      std::to_string(kResultsSchemaVersion));
+  const json version = g.value("schema_version", json(0));
+  if (version != json(kResultsSchemaVersion))
+    throw ConfigError(source + ": results schema version " + version.dump() +
+                      ", this gnbench reads version " + std::to_string(kResultsSchemaVersion));
   RunRecords r;
   try {
     RunContext& c = r.context;
@@ -297,6 +299,7 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     c.copy_bandwidth = g.at("copy_bandwidth");
     c.copy_gbps = c.copy_bandwidth.is_object() ? c.copy_bandwidth.value("gbps", 0.0) : 0.0;
     c.validation = g.at("validation");
+    c.validation_messages = g.value("validation_messages", uint64_t{0});
     c.complete = g.at("complete");
     c.configs = g.at("configs").get<std::vector<std::string>>();
     c.timing_mode = g.at("timing_mode");
@@ -306,26 +309,11 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     for (const auto& b : doc["benchmarks"])
       if (b.contains("gnbench")) r.entries.push_back(entry_from_json(b["gnbench"]));
   } catch (const json::exception& e) {
-    throw ConfigError(source + ": malformed gnbench results: " + e.what());
+    throw ConfigError(source + ": malformed gnbench results: " + printable(e.what()));
   } catch (const std::invalid_argument& e) {
     throw ConfigError(source + ": malformed gnbench results: " + e.what());
   }
   return r;
-}
-
-RunRecords read_results_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path))
-    throw ConfigError(path.string() + ": cannot read results file");
-  std::stringstream text;
-  text << in.rdbuf();
-  json doc;
-  try {
-    doc = json::parse(text.str());
-  } catch (const json::parse_error& e) {
-    throw ConfigError(path.string() + ": malformed JSON: " + e.what());
-  }
-  return results_from_json(doc, path.string());
 }
 
 }  // namespace gnbench

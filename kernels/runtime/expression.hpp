@@ -26,6 +26,8 @@ class Expression {
   // Throws ConfigError on an unknown name, division by zero or int64 overflow.
   int64_t evaluate(const Variables& variables) const;
   const std::string& text() const { return text_; }
+  // The manifest, variant and field, as given to the constructor.
+  const std::string& where() const { return where_; }
 
   struct Node;
 
