@@ -42,8 +42,7 @@ const CLI::Validator kFinite(
 // CLI11 reads "-1" into an unsigned option as 2^64-1.
 const CLI::Validator kNotNegative(
     [](std::string& s) {
-      return s.find('-') == std::string::npos ? std::string()
-                                               : "'" + s + "' must not be negative";
+      return s.find('-') == std::string::npos ? std::string() : "'" + s + "' must not be negative";
     },
     "NONNEGATIVE");
 
@@ -186,11 +185,10 @@ int main(int argc, char** argv) {
   auto* md_opt =
       run_cmd->add_option("--md", md_out, "Write the summary table as Markdown; - for stdout")
           ->group("Output");
-  auto* dump_opt =
-      run_cmd
-      ->add_option("--dump", dump_dir,
-                   "Write inputs, reference and outputs as .npy under this folder")
-      ->group("Output");
+  auto* dump_opt = run_cmd
+                       ->add_option("--dump", dump_dir,
+                                    "Write inputs, reference and outputs as .npy under this folder")
+                       ->group("Output");
   run_cmd->add_flag("--force", run.force, "Replace existing output files")->group("Output");
   run_cmd->add_flag("--quiet,-q", run.quiet, "No progress on stderr")->group("Output");
   run_cmd
@@ -203,14 +201,13 @@ int main(int argc, char** argv) {
   std::string baseline, update_baseline;
   auto* baseline_opt =
       run_cmd
-      ->add_option("--baseline", baseline,
-                   "Compare with this results file after the run (see `compare`)")
-      ->group("Baseline");
-  auto* update_opt =
-      run_cmd
-      ->add_option("--update-baseline", update_baseline,
-                   "Write the results there as the new baseline")
-      ->group("Baseline");
+          ->add_option("--baseline", baseline,
+                       "Compare with this results file after the run (see `compare`)")
+          ->group("Baseline");
+  auto* update_opt = run_cmd
+                         ->add_option("--update-baseline", update_baseline,
+                                      "Write the results there as the new baseline")
+                         ->group("Baseline");
   run_cmd
       ->add_option("--threshold", run.compare.threshold,
                    "With --baseline: smallest relative change that matters")

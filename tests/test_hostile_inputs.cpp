@@ -75,7 +75,8 @@ TEST(Overflow, ShapeProductsAreCheckedExactly) {
   int accepted = 0, refused = 0;
   for (int i = 0; i < 20000; ++i) {
     Shape s{pick(), pick(), pick(), 1};
-    const unsigned __int128 truth = static_cast<unsigned __int128>(s.batch) * s.channels * s.spatial;
+    const unsigned __int128 truth =
+        static_cast<unsigned __int128>(s.batch) * s.channels * s.spatial;
     const std::string err = config_error_of([&] { validate_shape(s, "cfg.json", "p"); });
     if (truth < (uint64_t{1} << 32)) {
       EXPECT_EQ(err, "") << s.batch << "*" << s.channels << "*" << s.spatial;
@@ -171,7 +172,9 @@ TEST(Overflow, EveryManifestExpressionIsCheckedBeforeTheRun) {
     const unsigned __int128 truth =
         static_cast<unsigned __int128>(s.batch) * s.channels * s.spatial * s.groups * 8;
     const std::string err = config_error_of([&] { check_variant_expressions(mul[0], s, device); });
-    if (truth > UINT32_MAX) EXPECT_NE(err, "") << s.batch << " " << s.channels << " " << s.spatial;
+    if (truth > UINT32_MAX) {
+      EXPECT_NE(err, "") << s.batch << " " << s.channels << " " << s.spatial;
+    }
   }
 }
 
@@ -204,12 +207,13 @@ TEST(Names, OneRuleForEveryNameThatBecomesAPath) {
     const std::string err = config_error_of([&] { m.load(variant_with(name, "1")); });
     EXPECT_NE(err.find("field 'name'"), std::string::npos) << name << ": " << err;
   }
-  EXPECT_NE(config_error_of([] {
-              parse_config_text(
-                  R"({"problems": [{"name": ".x", "batch": 1, "channels": 4, "spatial": 4, "groups": 1}]})",
-                  "c.json");
-            }),
-            "");
+  EXPECT_NE(
+      config_error_of([] {
+        parse_config_text(
+            R"({"problems": [{"name": ".x", "batch": 1, "channels": 4, "spatial": 4, "groups": 1}]})",
+            "c.json");
+      }),
+      "");
 }
 
 // ---- the shared strict JSON reader ----
@@ -361,7 +365,8 @@ TEST(ResultsReader, FilesAreReadBoundedAndStrictly) {
 // The stricter reader still reads what gnbench wrote before it.
 TEST(ResultsReader, ShippedResultsFilesAreAccepted) {
   EXPECT_GT(read_results_file(kSource + "/results/lavapipe/baseline.json").entries.size(), 0u);
-  EXPECT_EQ(read_results_file(kSource + "/tests/data/cli_bad/results_good.json").entries.size(), 1u);
+  EXPECT_EQ(read_results_file(kSource + "/tests/data/cli_bad/results_good.json").entries.size(),
+            1u);
 }
 
 // --validate: the number of messages is part of the results file and read back.
@@ -413,8 +418,9 @@ TEST(OutputTargets, StdoutDevicesSymlinksAndEmptyPaths) {
   // A symlink to a file: with --force the file it points to is replaced, the symlink stays.
   std::ofstream(tmp / "real.json") << "old";
   fs::create_symlink(tmp / "real.json", tmp / "link.json");
-  EXPECT_NE(config_error_of([&] { check_output_target("--json", tmp / "link.json", false); })
-                .find("exists"),
+  EXPECT_NE(config_error_of([&] {
+              check_output_target("--json", tmp / "link.json", false);
+            }).find("exists"),
             std::string::npos);
   write_output(check_output_target("--json", tmp / "link.json", true), "new");
   EXPECT_TRUE(fs::is_symlink(tmp / "link.json"));
@@ -422,15 +428,17 @@ TEST(OutputTargets, StdoutDevicesSymlinksAndEmptyPaths) {
   // The true cause: a symlink loop, a dangling symlink, a missing folder.
   fs::create_symlink(tmp / "loop1", tmp / "loop2");
   fs::create_symlink(tmp / "loop2", tmp / "loop1");
-  EXPECT_NE(config_error_of([&] { check_output_target("--json", tmp / "loop1", true); })
-                .find("loop"),
-            std::string::npos);
+  EXPECT_NE(
+      config_error_of([&] { check_output_target("--json", tmp / "loop1", true); }).find("loop"),
+      std::string::npos);
   fs::create_symlink(tmp / "absent", tmp / "dangling");
-  EXPECT_NE(config_error_of([&] { check_output_target("--json", tmp / "dangling", true); })
-                .find("symlink to nothing"),
+  EXPECT_NE(config_error_of([&] {
+              check_output_target("--json", tmp / "dangling", true);
+            }).find("symlink to nothing"),
             std::string::npos);
-  EXPECT_NE(config_error_of([&] { check_output_target("--json", tmp / "no/x.json", true); })
-                .find("does not exist"),
+  EXPECT_NE(config_error_of([&] {
+              check_output_target("--json", tmp / "no/x.json", true);
+            }).find("does not exist"),
             std::string::npos);
 }
 
@@ -504,11 +512,11 @@ TEST(Messages, EscapedBoundedOneLine) {
   EXPECT_LT(none.size(), 3000u);
   EXPECT_TRUE(one_clean_line(none)) << none;
   EXPECT_EQ(one_line("a\nb\x1b[31m"), "a\\x0ab\\x1b[31m");
-  EXPECT_EQ(one_line(std::string(5000, 'x')).size(), 2000u + std::string("... (3000 more bytes)").size());
+  EXPECT_EQ(one_line(std::string(5000, 'x')).size(),
+            2000u + std::string("... (3000 more bytes)").size());
   // Keys with control characters, in configs and manifests.
-  const std::string cfg = config_error_of([] {
-    parse_config_text("{\"a\\nb\\u001b\": 1, \"problems\": []}", "c.json");
-  });
+  const std::string cfg = config_error_of(
+      [] { parse_config_text("{\"a\\nb\\u001b\": 1, \"problems\": []}", "c.json"); });
   EXPECT_TRUE(one_clean_line(cfg)) << cfg;
   EXPECT_NE(cfg.find("a\\x0ab\\x1b"), std::string::npos) << cfg;
 }

@@ -3,8 +3,8 @@
 // --force; a kernel that outlives --kernel-timeout is an ERROR entry and the run goes on; and
 // the seed and every shipped variant run clean under the Khronos validation layer.
 #include <dlfcn.h>
-#include <signal.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <fstream>
@@ -84,11 +84,11 @@ TEST(Outputs, StdoutDevicesAndDumpFailures) {
   TempDir tmp("outputs");
   fs::create_directories(tmp / "dump");
   std::ofstream(tmp / "dump/p") << "a file where the problem's dump folder goes";
-  RunResult r = testing::run_gnbench(
-      {{"run", kSource + "/tests/data/cli_bad/good.json", "--variant", "seed", "--no-timing",
-        "--quiet", "--json", "-", "--csv", "/dev/null", "--md", tmp / "out.md", "--dump",
-        tmp / "dump", "--force"},
-       120});
+  RunResult r =
+      testing::run_gnbench({{"run", kSource + "/tests/data/cli_bad/good.json", "--variant", "seed",
+                             "--no-timing", "--quiet", "--json", "-", "--csv", "/dev/null", "--md",
+                             tmp / "out.md", "--dump", tmp / "dump", "--force"},
+                            120});
   SCOPED_TRACE(r.describe());
   EXPECT_EQ(r.signal, 0);
   EXPECT_EQ(r.exit_code, 2);
@@ -167,10 +167,10 @@ TEST(KernelTimeout, StopWhileAKernelOverrunsSavesWhatFinished) {
       {"name": "first", "batch": 2, "channels": 8, "spatial": 64, "groups": 4},
       {"name": "second", "batch": 1, "channels": 8, "spatial": 64, "groups": 4}]})";
   const std::string out = tmp / "out.json";
-  testing::RunSpec spec({"run", tmp / "two.json", "--kernels", kSource + "/tests/kernels_hang",
-                         "--variant", "hang,seed", "--no-timing", "--quiet", "--kernel-timeout",
-                         "1", "--json", out},
-                        300);
+  testing::RunSpec spec(
+      {"run", tmp / "two.json", "--kernels", kSource + "/tests/kernels_hang", "--variant",
+       "hang,seed", "--no-timing", "--quiet", "--kernel-timeout", "1", "--json", out},
+      300);
   spec.signal = SIGTERM;
   spec.signal_when_stderr_has = "did not finish within";
   RunResult r = testing::run_gnbench(spec);

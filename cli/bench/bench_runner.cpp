@@ -176,8 +176,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     } catch (const std::exception& ex) {
       dumping = false;
       records.context.dump_error = ex.what();
-      std::cerr << "gnbench: error: --dump: " << ex.what()
-                << " (no more dumps; the run goes on)\n";
+      std::cerr << "gnbench: error: --dump: " << ex.what() << " (no more dumps; the run goes on)\n";
     }
   };
 

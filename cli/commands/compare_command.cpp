@@ -6,8 +6,8 @@
 #include "compare/compare.hpp"
 #include "config/config_error.hpp"
 #include "report/atomic_file.hpp"
-#include "report/output_target.hpp"
 #include "report/format.hpp"
+#include "report/output_target.hpp"
 #include "report/results_json.hpp"
 
 namespace gnbench {
@@ -104,8 +104,10 @@ int compare_command(const CompareCommand& cmd) {
   RunRecords baseline = read_results_file(cmd.baseline);
   RunRecords current = read_results_file(cmd.current);
   ComparisonReport report = compare_runs(baseline, current, cmd.options);
-  print_comparison(std::cout, report, label(cmd.baseline, baseline.context),
-                   label(cmd.current, current.context));
+  // --json -: the JSON alone on stdout, the table on stderr.
+  const bool json_on_stdout = json_target && json_target->kind == OutputTarget::Kind::kStdout;
+  print_comparison(json_on_stdout ? std::cerr : std::cout, report,
+                   label(cmd.baseline, baseline.context), label(cmd.current, current.context));
   if (cmd.json_out) {
     nlohmann::json j = comparison_to_json(report);
     j["baseline_file"] = cmd.baseline.string();

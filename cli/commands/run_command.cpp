@@ -14,9 +14,9 @@
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
 #include "report/atomic_file.hpp"
-#include "report/output_target.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
+#include "report/output_target.hpp"
 #include "report/results_json.hpp"
 #include "report/table_printer.hpp"
 

@@ -109,7 +109,8 @@ void check_keys(const json& obj, const std::vector<std::string>& allowed, const 
     for (const auto& a : allowed) known = known || key == a;
     if (!known) {
       std::string in = object_field.empty() ? "" : " in '" + ctx.field_prefix + object_field + "'";
-      ctx.fail("unknown field '" + printable(key, 80) + "'" + in + " (allowed: " + join(allowed) + ")");
+      ctx.fail("unknown field '" + printable(key, 80) + "'" + in + " (allowed: " + join(allowed) +
+               ")");
     }
   }
 }

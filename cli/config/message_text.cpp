@@ -54,7 +54,8 @@ std::string join_bounded(const std::vector<std::string>& items, size_t max_items
   std::string out;
   for (size_t i = 0; i < items.size() && i < max_items; ++i)
     out += (i ? ", " : "") + printable(items[i], 80);
-  if (items.size() > max_items) out += ", ... and " + with_commas(items.size() - max_items) + " more";
+  if (items.size() > max_items)
+    out += ", ... and " + with_commas(items.size() - max_items) + " more";
   return out;
 }
 

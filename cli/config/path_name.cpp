@@ -4,8 +4,7 @@ namespace gnbench {
 
 std::string path_name_problem(const std::string& s) {
   constexpr size_t kMaxNameLength = 255;  // NAME_MAX on common filesystems
-  const std::string rule =
-      "must match [A-Za-z0-9_-][A-Za-z0-9_.-]* (it becomes a directory name)";
+  const std::string rule = "must match [A-Za-z0-9_-][A-Za-z0-9_.-]* (it becomes a directory name)";
   if (s.empty()) return rule;
   for (char ch : s) {
     bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||

@@ -10,7 +10,6 @@
 #include <random>
 #include <stdexcept>
 
-
 namespace gnbench {
 namespace {
 

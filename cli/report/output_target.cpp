@@ -35,8 +35,7 @@ void check_folder(const fs::path& file, const std::string& prefix) {
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
   struct stat st {};
   if (::stat(dir.c_str(), &st) != 0)
-    throw ConfigError(prefix + "directory " + printable(dir.string()) + " " +
-                      why_not_there(errno));
+    throw ConfigError(prefix + "directory " + printable(dir.string()) + " " + why_not_there(errno));
   if (!S_ISDIR(st.st_mode))
     throw ConfigError(prefix + printable(dir.string()) + " is not a directory");
   if (::access(dir.c_str(), W_OK | X_OK) != 0)

@@ -44,8 +44,10 @@ class Checker {
     const json& v = parent.at(key);
     const std::string rule =
         "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-    if (!v.is_number_unsigned() || v.get<uint64_t>() < lo || v.get<uint64_t>() > hi)
-      fail(field, &v, rule);
+    // A parsed non-negative literal is unsigned; one built in memory may be signed.
+    const bool non_negative =
+        v.is_number_unsigned() || (v.is_number_integer() && v.get<int64_t>() >= 0);
+    if (!non_negative || v.get<uint64_t>() < lo || v.get<uint64_t>() > hi) fail(field, &v, rule);
     return v.get<uint64_t>();
   }
   void string(const json& parent, const std::string& key, const std::string& field) const {
@@ -53,7 +55,7 @@ class Checker {
     if (!parent.at(key).is_string()) fail(field, &parent.at(key), "must be a string");
   }
 
- const std::string& source() const { return source_; }
+  const std::string& source() const { return source_; }
 
  private:
   std::string source_;

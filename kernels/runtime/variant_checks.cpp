@@ -11,9 +11,9 @@ int64_t in_range(const Expression& e, const Variables& vars, int64_t lo, int64_t
                  const char* what) {
   const int64_t v = e.evaluate(vars);
   if (v < lo || v > hi)
-    throw ConfigError(e.where() + ": expression '" + e.text() + "' = " + std::to_string(v) +
-                      ": " + what + " must be in [" + std::to_string(lo) + ", " +
-                      std::to_string(hi) + "]");
+    throw ConfigError(e.where() + ": expression '" + e.text() + "' = " + std::to_string(v) + ": " +
+                      what + " must be in [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                      "]");
   return v;
 }
 

@@ -212,9 +212,7 @@ std::vector<DeviceInfo> VulkanContext::list_devices() {
 }
 
 VulkanContext::VulkanContext(const ContextOptions& options)
-    : validation_(options.validation),
-      fence_timeout_(options.fence_timeout),
-      stop_(options.stop) {
+    : validation_(options.validation), fence_timeout_(options.fence_timeout), stop_(options.stop) {
   instance_ = make_instance(context_, validation_);
   if (validation_) {
     using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;
