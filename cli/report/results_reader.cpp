@@ -22,7 +22,7 @@ class Checker {
 
   [[noreturn]] void fail(const std::string& field, const json* v, const std::string& rule) const {
     std::string shown = v ? " = " + printable(v->dump(), 80) : "";
-    throw ConfigError(source_ + ": not a valid gnbench results file: " + field + shown + ": " +
+    throw ConfigError(source_ + ": not a gnbench results file: " + field + shown + ": " +
                       rule);
   }
   const json& object(const json& parent, const std::string& key, const std::string& field) const {
@@ -87,7 +87,7 @@ void check_record(const Checker& c, const json& r, const std::string& f) {
   for (int i = 0; i < 4; ++i)
     *dims[i] = static_cast<uint32_t>(
         c.count(p, keys[i], f + ".problem." + keys[i], 1, std::numeric_limits<uint32_t>::max()));
-  validate_shape(shape, c.source() + ": not a valid gnbench results file: " + f + ".problem",
+  validate_shape(shape, c.source() + ": not a gnbench results file: " + f + ".problem",
                  "");  // the configs' own shape rules (divisible groups, N*C*HW < 2^32)
   c.count(p, "seed", f + ".problem.seed", 0);
   c.string(r, "variant", f + ".variant");
@@ -118,7 +118,7 @@ void validate_results_document(const json& doc, const std::string& source) {
   try {
     check_document(doc, source);
   } catch (const json::exception& e) {  // a type the checks above did not expect
-    throw ConfigError(source + ": not a valid gnbench results file: " + printable(e.what()));
+    throw ConfigError(source + ": not a gnbench results file: " + printable(e.what()));
   }
 }
 
