@@ -111,7 +111,10 @@ int main(int argc, char** argv) {
       run_cmd->add_option("--problem", problem_list,
                           "Problems to run, by name or glob, comma separated (default: all)");
   run_cmd->add_option("--device", run.bench.context.device,
-                      "Device index or name substring (see `gnbench devices`)");
+                      "Device index or name substring (see `gnbench devices`); a list (0,2) or "
+                      "all: one worker per device at once, merged into one results file");
+  run_cmd->add_flag("--mixed-devices", run.mixed_devices,
+                    "With a --device list: allow different device models in one timing table");
   run_cmd->add_flag("--validate", run.bench.context.validation,
                     "Enable the Khronos validation layer");
   run_cmd

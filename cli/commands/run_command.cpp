@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "bench/bench_runner.hpp"
+#include "bench/multi_device.hpp"
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
@@ -137,8 +138,14 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
 
   BenchOptions bench = cmd.bench;
   bench.context.stop = stop;  // so that a stop also ends a wait on an overrunning kernel
-  BenchRunner runner(bench);
-  runner.check_problems(problems, source);
+  const std::vector<std::string> devices = device_list(cmd.bench.context.device);
+  std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
+  if (devices.size() == 1) {
+    BenchOptions one = bench;
+    one.context.device = devices.front();  // "all" on a host of one device
+    runner.emplace(std::move(one));
+    runner->check_problems(problems, source);
+  }
   if (shard.second > 1) {
     // Round-robin, so that shards of a config sorted by size get similar work.
     std::vector<Problem> mine;
@@ -173,13 +180,15 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     save(by_flag[1], [&] { return csv_report(r); });
     save(by_flag[2], [&] { return markdown_report(r); });
   };
+  const Progress progress = terminal_progress(!cmd.quiet && isatty(STDERR_FILENO));
   RunRecords records =
-      runner.run(problems, terminal_progress(!cmd.quiet && isatty(STDERR_FILENO)), stop,
-                 [&](const RunRecords& partial) {  // stopped while a kernel overran
-                   RunRecords r = partial;
-                   stamp(r);
-                   save_results(r);
-                 });
+      runner ? runner->run(problems, progress, stop,
+                           [&](const RunRecords& partial) {  // stopped while a kernel overran
+                             RunRecords r = partial;
+                             stamp(r);
+                             save_results(r);
+                           })
+             : run_on_devices(bench, devices, problems, source, cmd.mixed_devices, progress, stop);
   stamp(records);
 
   // With an output on standard output (-), the table goes to stderr so stdout stays parseable.
