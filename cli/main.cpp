@@ -10,6 +10,7 @@
 #include "commands/commands.hpp"
 #include "commands/run_flags.hpp"
 #include "config/config_error.hpp"
+#include "config/message_text.hpp"
 #include "config/name_patterns.hpp"
 #include "inputs/input_generator.hpp"
 #include "runtime/manifest.hpp"
@@ -18,10 +19,10 @@
 namespace {
 
 std::atomic<bool> g_stop{false};
-// First Ctrl-C: stop after the current entry and write what finished. A second one kills
-// (e.g. while waiting for a kernel that --kernel-timeout gave up on).
-// SIGTERM (Slurm at a job's time limit, kill) is handled the same way.
-extern "C" void on_sigint(int sig) {
+// First SIGINT, SIGTERM or SIGHUP (Ctrl-C; what timeout, CI cancellation and Slurm send): stop
+// after the current entry and write what finished. A second one kills (e.g. while waiting for
+// a kernel that --kernel-timeout gave up on).
+extern "C" void on_stop_signal(int sig) {
   g_stop = true;
   std::signal(sig, SIG_DFL);
 }
@@ -40,6 +41,13 @@ const CLI::Validator kFinite(
     },
     "FINITE");
 
+// CLI11 reads "-1" into an unsigned option as 2^64-1.
+const CLI::Validator kNotNegative(
+    [](std::string& s) {
+      return s.find('-') == std::string::npos ? std::string() : "'" + s + "' must not be negative";
+    },
+    "NONNEGATIVE");
+
 std::string join_args(int argc, char** argv) {
   std::string s;
   for (int i = 0; i < argc; ++i) s += (i ? " " : "") + std::string(argv[i]);
@@ -52,8 +60,7 @@ int main(int argc, char** argv) {
   using namespace gnbench;
   // From the start: a Ctrl-C during start-up (Vulkan, shader compiles) still ends in a results
   // file (with what finished, possibly nothing) and exit 130, never a bare kill.
-  std::signal(SIGINT, on_sigint);
-  std::signal(SIGTERM, on_sigint);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_stop_signal);
   CLI::App app{"gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan"};
   app.set_version_flag("--version", std::string(GNBENCH_VERSION) + " (" + git_revision() + ")");
   app.require_subcommand(1);
@@ -72,8 +79,9 @@ int main(int argc, char** argv) {
   std::string json_out, csv_out, md_out, dump_dir;
   bool no_timing = false;
   auto* run_cmd = app.add_subcommand("run", "Verify and time kernel variants on problems");
-  run_cmd->add_option("configs", run.configs, "JSON problem configuration files")
-      ->check(CLI::ExistingPath);
+  // Not CLI::ExistingPath: it says "does not exist" for a symlink loop or a permission error;
+  // the config reader names the true cause.
+  run_cmd->add_option("configs", run.configs, "JSON problem configuration files");
   auto* batch =
       run_cmd->add_option("--batch,-N", one_off.shape.batch, "One-off problem: batch size N")
           ->group("One-off problem");
@@ -97,6 +105,7 @@ int main(int argc, char** argv) {
                        ->add_option("--seed", one_off.seed,
                                     "RNG seed of the one-off problem's inputs; with --random, the "
                                     "seed the random problems are drawn from (default 1)")
+                       ->check(kNotNegative)
                        ->group("One-off problem");
   auto* distribution_opt =
       run_cmd
@@ -123,8 +132,7 @@ int main(int argc, char** argv) {
       ->group("One-off problem")
       ->needs(batch);
   run_cmd->footer(distribution_help());
-  run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests")
-      ->check(CLI::ExistingDirectory);
+  run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests");
   // Plain strings split by split_list(): CLI11's delimiter() takes the next argument as the
   // value when the list splits into nothing (--variant ,), and drops empty names silently.
   auto* variant_opt =
@@ -223,15 +231,23 @@ int main(int argc, char** argv) {
                    "GBPS: use this copy bandwidth for % copy instead of measuring it (the "
                    "results file records it as given); off: no probe, no % copy")
       ->group("Timing");
-  run_cmd->add_option("--json", json_out, "Write the results file (Google Benchmark layout)")
-      ->group("Output");
-  run_cmd->add_option("--csv", csv_out, "Write one CSV row per problem x variant x timing mode")
-      ->group("Output");
-  run_cmd->add_option("--md", md_out, "Write the summary table as Markdown")->group("Output");
-  run_cmd
-      ->add_option("--dump", dump_dir,
-                   "Write inputs, reference and outputs as .npy under this folder")
-      ->group("Output");
+  auto* json_opt =
+      run_cmd
+          ->add_option("--json", json_out,
+                       "Write the results file (Google Benchmark layout); - for stdout")
+          ->group("Output");
+  auto* csv_opt =
+      run_cmd
+          ->add_option("--csv", csv_out,
+                       "Write one CSV row per problem x variant x timing mode; - for stdout")
+          ->group("Output");
+  auto* md_opt =
+      run_cmd->add_option("--md", md_out, "Write the summary table as Markdown; - for stdout")
+          ->group("Output");
+  auto* dump_opt = run_cmd
+                       ->add_option("--dump", dump_dir,
+                                    "Write inputs, reference and outputs as .npy under this folder")
+                       ->group("Output");
   run_cmd
       ->add_flag("--per-sample-rows", run.per_sample_rows,
                  "--json: also one Google Benchmark row per sample (docs/results.md)")
@@ -255,14 +271,15 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--shard", run.shard,
                       "Run only the I-th of N round-robin slices of the problems (I/N)");
   std::string baseline, update_baseline;
-  run_cmd
-      ->add_option("--baseline", baseline,
-                   "Compare with this results file after the run (see `compare`)")
-      ->group("Baseline");
-  run_cmd
-      ->add_option("--update-baseline", update_baseline,
-                   "Write the results there as the new baseline")
-      ->group("Baseline");
+  auto* baseline_opt =
+      run_cmd
+          ->add_option("--baseline", baseline,
+                       "Compare with this results file after the run (see `compare`)")
+          ->group("Baseline");
+  auto* update_opt = run_cmd
+                         ->add_option("--update-baseline", update_baseline,
+                                      "Write the results there as the new baseline")
+                         ->group("Baseline");
   run_cmd
       ->add_option("--threshold", run.compare.threshold,
                    "With --baseline: smallest relative change that matters")
@@ -314,7 +331,8 @@ int main(int argc, char** argv) {
                    "Timing mode to compare: cold, hot, or auto (cold when both runs have it)")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "cold", "hot"}));
-  compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON");
+  auto* compare_json_opt =
+      compare_cmd->add_option("--json", compare_json, "Write the comparison as JSON");
   compare_cmd->add_flag("--force", compare.force, "Replace an existing --json file");
   MergeCommand merge;
   auto* merge_cmd =
@@ -351,7 +369,7 @@ int main(int argc, char** argv) {
     std::string what = e.what();
     for (char& ch : what)
       if (ch == '\n') ch = ' ';
-    std::cerr << "gnbench: error: " << what << " (see gnbench --help)\n";
+    std::cerr << "gnbench: error: " << one_line(what) << " (see gnbench --help)\n";
     return 2;
   }
 
@@ -363,7 +381,7 @@ int main(int argc, char** argv) {
       return kernels_command(kernels);
     }
     if (*compare_cmd) {
-      if (!compare_json.empty()) compare.json_out = compare_json;
+      if (compare_json_opt->count()) compare.json_out = compare_json;
       return compare_command(compare);
     }
     if (*merge_cmd) return merge_command(merge);
@@ -397,18 +415,19 @@ int main(int argc, char** argv) {
                           "': unknown distribution (valid: " + distribution_kind_list() + ")");
       run.random = spec;
     }
-    if (!json_out.empty()) run.json_out = json_out;
-    if (!csv_out.empty()) run.csv_out = csv_out;
-    if (!md_out.empty()) run.md_out = md_out;
-    if (!dump_dir.empty()) run.bench.dump_dir = dump_dir;
-    if (!baseline.empty()) run.baseline = baseline;
-    if (!update_baseline.empty()) run.update_baseline = update_baseline;
+    // By count, not by emptiness: --json '' is an error (an empty path), not "no output".
+    if (json_opt->count()) run.json_out = json_out;
+    if (csv_opt->count()) run.csv_out = csv_out;
+    if (md_opt->count()) run.md_out = md_out;
+    if (dump_opt->count()) run.bench.dump_dir = dump_dir;
+    if (baseline_opt->count()) run.baseline = baseline;
+    if (update_opt->count()) run.update_baseline = update_baseline;
     return run_command(run, &g_stop);
   } catch (const ConfigError& e) {
-    std::cerr << "gnbench: error: " << e.what() << "\n";
+    std::cerr << "gnbench: error: " << one_line(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "gnbench: error: " << e.what() << "\n";
+    std::cerr << "gnbench: error: " << one_line(e.what()) << "\n";
     return 1;
   }
 }

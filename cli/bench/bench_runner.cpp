@@ -1,6 +1,8 @@
 #include "bench/bench_runner.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <iostream>
 #include <optional>
 #include <set>
 
@@ -13,6 +15,7 @@
 #include "inputs/input_generator.hpp"
 #include "reference/group_norm.hpp"
 #include "runtime/bandwidth_probe.hpp"
+#include "runtime/variant_checks.hpp"
 #include "runtime/variant_runner.hpp"
 #include "runtime/vulkan_context.hpp"
 #include "verify/expectation_match.hpp"
@@ -121,6 +124,14 @@ void BenchRunner::check_problems(const std::vector<Problem>& problems,
     if (!names.insert(p.name).second)
       throw ConfigError(source + ": problem '" + p.name + "' appears twice");
     uint64_t extra = 0;
+    for (const VariantSpec* v : selected_) {
+      // Every expression of every entry, now: a bad one must not end the run half way.
+      try {
+        check_variant_expressions(*v, p.shape, ctx_->info());
+      } catch (const ConfigError& e) {
+        throw ConfigError(std::string(e.what()) + " (on problem '" + p.name + "')");
+      }
+    }
     for (const VariantSpec* v : selected_)
       if (not_applicable_reason(*v, p.shape, ctx_->info()).empty())
         extra =
@@ -138,8 +149,15 @@ std::vector<PlannedEntry> BenchRunner::plan(const std::vector<Problem>& problems
 }
 
 RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress& progress,
-                            const std::atomic<bool>* stop) {
+                            const std::atomic<bool>* stop,
+                            const std::function<void(const RunRecords&)>& on_abandon) {
   RunRecords records;
+  ctx_->set_abandon_handler([&] {
+    RunRecords partial = records;
+    partial.context.complete = false;
+    partial.context.validation_messages = ctx_->validation_messages();
+    if (on_abandon) on_abandon(partial);
+  });
   records.context.device = ctx_->info().to_json();
   records.context.device_fingerprint = ctx_->info().fingerprint();
   records.context.validation = ctx_->validation_enabled();
@@ -155,9 +173,23 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   // Shaders first: a shader that does not compile is a configuration error, found before the
   // seconds the copy-bandwidth probe takes.
   // Compiled once per runner: the shrinker calls run() again and again on small problems.
-  if (compiled_.empty())
-    for (const VariantSpec* v : selected_) compiled_.push_back(compile_variant(*ctx_, *v));
+  // A pipeline the driver fails to create is that variant's ERROR; the run goes on.
+  if (compiled_.empty()) {
+    compile_errors_.assign(selected_.size(), std::string());
+    for (size_t v = 0; v < selected_.size(); ++v) {
+      try {
+        compiled_.push_back(compile_variant(*ctx_, *selected_[v]));
+      } catch (const ConfigError&) {
+        compiled_.clear();
+        throw;  // the shader itself is wrong: a configuration error, before any work
+      } catch (const std::exception& ex) {  // vk::SystemError, out of memory, ...
+        compiled_.push_back(CompiledVariant{selected_[v], {}});
+        compile_errors_[v] = std::string("creating the pipeline: ") + ex.what();
+      }
+    }
+  }
   const std::vector<CompiledVariant>& compiled = compiled_;
+  const std::vector<std::string>& compile_error = compile_errors_;
   for (const CompiledVariant& c : compiled)
     for (size_t s = 0; s < c.stages.size(); ++s)
       if (!c.stages[s]->statistics().empty())
@@ -203,6 +235,20 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   if (options_.timing && options_.cold)
     flush = std::make_unique<CacheFlush>(*ctx_, options_.kernel_folders.front(), options_.flush);
 
+  // A --dump write that fails (disk full, permissions) is reported as that, once; it is not
+  // the kernel's failure and the run goes on without dumping.
+  bool dumping = options_.dump_dir.has_value();
+  auto dump = [&](const std::function<void()>& write) {
+    if (!dumping) return;
+    try {
+      write();
+    } catch (const std::exception& ex) {
+      dumping = false;
+      records.context.dump_error = ex.what();
+      std::cerr << "gnbench: error: --dump: " << ex.what() << " (no more dumps; the run goes on)\n";
+    }
+  };
+
   Transfer transfer(*ctx_);
   const size_t total = problems.size() * selected_.size();
   for (const Problem& problem : problems) {
@@ -218,6 +264,10 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
             problem_variables(problem.shape, ctx_->info().limits.subgroup_size));
       e.message = not_applicable_reason(*selected_[v], problem.shape, ctx_->info());
       e.verdict = e.message.empty() ? Verdict::kPass : Verdict::kSkipped;
+      if (e.verdict == Verdict::kPass && !compile_error[v].empty()) {
+        e.verdict = Verdict::kError;
+        e.message = compile_error[v];
+      }
     }
 
     // Judged and reported as soon as its last trial is done (skips are not reported).
@@ -257,12 +307,13 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
       }
       const DeviceInputs& device_inputs = *device_inputs_storage;
       InputGuard input_guard(transfer, device_inputs, inputs, problem.shape);
-      if (trial == 0 && options_.dump_dir) {
-        std::vector<std::string> dumped;
-        for (const auto& e : entries)
-          if (e.verdict != Verdict::kSkipped) dumped.push_back(e.variant);
-        dump_problem(*options_.dump_dir, problem, inputs, ref, dumped);
-      }
+      if (trial == 0)
+        dump([&] {
+          std::vector<std::string> dumped;
+          for (const auto& e : entries)
+            if (e.verdict != Verdict::kSkipped) dumped.push_back(e.variant);
+          dump_problem(*options_.dump_dir, problem, inputs, ref, dumped);
+        });
 
       for (size_t v = 0; v < selected_.size(); ++v) {
         EntryRecord& e = entries[v];
@@ -289,8 +340,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
             e.invariants = inv;
           }
           ++e.trials;
-          if (trial == 0 && options_.dump_dir)
-            dump_outputs(*options_.dump_dir, problem, e.variant, out);
+          if (trial == 0) dump([&] { dump_outputs(*options_.dump_dir, problem, e.variant, out); });
           // Compared by hash, so that a second full copy of the outputs is never held.
           const uint64_t first = trial == 0 ? output_hash(out) : 0;
           if (trial == 0) {
@@ -364,6 +414,8 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     progress("measuring copy bandwidth again", records.entries.size(), total);
     record_probe();
   }
+  records.context.validation_messages = ctx_->validation_messages();
+  ctx_->set_abandon_handler({});  // it refers to `records`, which ends here
   progress("done", records.entries.size(), total);
   return records;
 }

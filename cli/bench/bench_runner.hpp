@@ -40,16 +40,20 @@ class BenchRunner {
   void on_entry_finished(std::function<void(const EntryRecord&)> f) { on_finished_ = std::move(f); }
 
   // Runs every problem x variant. Stops between entries when `stop` becomes true and marks
-  // the records incomplete.
+  // the records incomplete. When `stop` comes while a kernel overruns --kernel-timeout (the
+  // wait cannot be cut short safely), `on_abandon` gets the finished problems' records, marked
+  // incomplete, just before the process exits with 130.
   RunRecords run(const std::vector<Problem>& problems, const Progress& progress,
-                 const std::atomic<bool>* stop);
+                 const std::atomic<bool>* stop,
+                 const std::function<void(const RunRecords&)>& on_abandon = {});
 
  private:
   BenchOptions options_;
   std::vector<VariantSpec> manifests_;
   std::vector<const VariantSpec*> selected_;
   std::unique_ptr<VulkanContext> ctx_;
-  std::vector<CompiledVariant> compiled_;  // by run(), on first use
+  std::vector<CompiledVariant> compiled_;    // by run(), on first use
+  std::vector<std::string> compile_errors_;  // per selected variant: why its pipeline failed
   std::function<void(const EntryRecord&)> on_finished_;
 };
 

@@ -6,6 +6,8 @@
 #include "compare/variant_pairs.hpp"
 #include "config/config_error.hpp"
 #include "report/atomic_file.hpp"
+#include "report/format.hpp"
+#include "report/output_target.hpp"
 #include "report/results_json.hpp"
 
 namespace gnbench {
@@ -26,7 +28,8 @@ int compare_command(const CompareCommand& cmd) {
     throw ConfigError(
         "compare: expected BASELINE and CURRENT results files (or --variants A B "
         "FILE)");
-  if (cmd.json_out) ensure_writable_target(*cmd.json_out, cmd.force, "--force");
+  std::optional<OutputTarget> json_target;
+  if (cmd.json_out) json_target = check_output_target("--json", cmd.json_out->string(), cmd.force);
   RunRecords baseline, current;
   std::string base_label, cur_label;
   if (by_variant) {
@@ -42,14 +45,16 @@ int compare_command(const CompareCommand& cmd) {
     cur_label = label(cmd.files[1], current.context);
   }
   ComparisonReport report = compare_runs(baseline, current, cmd.options);
-  print_comparison(std::cout, report, base_label, cur_label, cmd.all);
+  // --json -: the JSON alone on stdout, the table on stderr.
+  const bool json_on_stdout = json_target && json_target->kind == OutputTarget::Kind::kStdout;
+  print_comparison(json_on_stdout ? std::cerr : std::cout, report, base_label, cur_label, cmd.all);
   if (cmd.json_out) {
     nlohmann::json j = comparison_to_json(report);
     j["baseline_file"] = cmd.files[0].string();
     j["current_file"] = cmd.files.back().string();
     if (by_variant) j["variants"] = cmd.variants;
     try {
-      write_file_atomically(*cmd.json_out, j.dump(1) + "\n");
+      write_output(*json_target, j.dump(1) + "\n");
     } catch (const std::runtime_error& e) {
       // Exit 1 means a correctness regression here, so an I/O failure must not map to it.
       throw ConfigError(e.what());

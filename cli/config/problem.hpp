@@ -17,10 +17,17 @@ struct Shape {
   uint32_t spatial = 0;
   uint32_t groups = 0;
 
-  uint64_t elements() const { return uint64_t{batch} * channels * spatial; }
+  // Saturating (UINT64_MAX when the true value does not fit), so that an unvalidated huge shape
+  // can only look too large, never wrap into a small one (N*C*HW can reach 2^96).
+  uint64_t elements() const { return saturating_mul(uint64_t{batch} * channels, spatial); }
   uint32_t channels_per_group() const { return channels / groups; }
   uint64_t group_size() const { return uint64_t{channels_per_group()} * spatial; }
-  uint64_t tensor_bytes() const { return elements() * sizeof(float); }
+  uint64_t tensor_bytes() const { return saturating_mul(elements(), sizeof(float)); }
+
+  static uint64_t saturating_mul(uint64_t a, uint64_t b) {
+    uint64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+  }
 };
 
 // How the three inputs are drawn. `kind` is one of distribution_kinds() (inputs/);

@@ -68,7 +68,9 @@ struct RunContext {
   double copy_gbps = 0;  // measured copy bandwidth (0 = not measured)
   nlohmann::json copy_bandwidth;
   bool validation = false;
-  bool complete = true;  // false when interrupted
+  uint64_t validation_messages = 0;  // what the validation layer reported; > 0 fails the run
+  std::string dump_error;            // why --dump stopped writing (empty: it did not fail)
+  bool complete = true;              // false when interrupted
   std::vector<std::string> configs;
   std::string timing_mode;
   std::string shard;                     // "I/N" from run --shard; empty when not sharded

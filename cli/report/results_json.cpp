@@ -3,8 +3,7 @@
 #include <limits>
 
 #include "config/config_error.hpp"
-#include "config/read_file.hpp"
-#include "report/gzip_text.hpp"
+#include "config/json_document.hpp"
 #include "report/stopping_json.hpp"
 
 namespace gnbench {
@@ -294,6 +293,7 @@ json results_to_json(const RunRecords& records, bool per_sample_rows) {
                  {"device_fingerprint", c.device_fingerprint},
                  {"copy_bandwidth", c.copy_bandwidth},
                  {"validation", c.validation},
+                 {"validation_messages", c.validation_messages},
                  {"complete", c.complete},
                  {"configs", c.configs},
                  {"timing_mode", c.timing_mode}}}};
@@ -321,10 +321,10 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
       !doc.contains("benchmarks"))
     throw ConfigError(source + ": not a gnbench results file (no context.gnbench / benchmarks)");
   const json& g = doc["context"]["gnbench"];
-  if (g.value("schema_version", 0) != kResultsSchemaVersion)
-    throw ConfigError(source + ": results schema version " +
-                      g.value("schema_version", json(0)).dump() + ", this gnbench reads version " +
-                      std::to_string(kResultsSchemaVersion));
+  const json version = g.value("schema_version", json(0));
+  if (version != json(kResultsSchemaVersion))
+    throw ConfigError(source + ": results schema version " + version.dump() +
+                      ", this gnbench reads version " + std::to_string(kResultsSchemaVersion));
   RunRecords r;
   try {
     RunContext& c = r.context;
@@ -339,6 +339,7 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     c.copy_bandwidth = g.at("copy_bandwidth");
     c.copy_gbps = c.copy_bandwidth.is_object() ? c.copy_bandwidth.value("gbps", 0.0) : 0.0;
     c.validation = g.at("validation");
+    c.validation_messages = g.value("validation_messages", uint64_t{0});
     c.complete = g.at("complete");
     c.configs = g.at("configs").get<std::vector<std::string>>();
     c.timing_mode = g.at("timing_mode");
@@ -348,23 +349,11 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     for (const auto& b : doc["benchmarks"])
       if (b.contains("gnbench")) r.entries.push_back(entry_from_json(b["gnbench"]));
   } catch (const json::exception& e) {
-    throw ConfigError(source + ": malformed gnbench results: " + e.what());
+    throw ConfigError(source + ": malformed gnbench results: " + printable(e.what()));
   } catch (const std::invalid_argument& e) {
     throw ConfigError(source + ": malformed gnbench results: " + e.what());
   }
   return r;
-}
-
-RunRecords read_results_file(const std::filesystem::path& path) {
-  const std::string text =
-      gunzip_if_compressed(read_input_file(path, "results file", size_t{256} << 20), path.string());
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw ConfigError(path.string() + ": malformed JSON: " + e.what());
-  }
-  return results_from_json(doc, path.string());
 }
 
 }  // namespace gnbench

@@ -23,6 +23,11 @@ nlohmann::json results_to_json(const RunRecords& records, bool per_sample_rows =
 
 // Throws ConfigError naming `source` when the document is not a gnbench results file.
 RunRecords results_from_json(const nlohmann::json& doc, const std::string& source);
+// Checks types and ranges of every field gnbench reads (counts, shapes, schema version);
+// throws ConfigError "<source>: not a valid gnbench results file: <field> = <value>: <rule>".
+void validate_results_document(const nlohmann::json& doc, const std::string& source);
+// Bounded read (never blocks on a FIFO, refuses /dev/zero), the configs' strict JSON reader,
+// validate_results_document, results_from_json (report/results_reader.cpp).
 RunRecords read_results_file(const std::filesystem::path& path);
 
 }  // namespace gnbench

@@ -33,6 +33,8 @@ class Expression {
   // it uses, then the first false term of its top-level && chain, negated
   // ("CPG=4 HW=37 SUBGROUP=8: HW % 4 != 0"). Throws like evaluate().
   std::string explain_false(const Variables& variables) const;
+  // The manifest, variant and field, as given to the constructor.
+  const std::string& where() const { return where_; }
 
   struct Node;
 

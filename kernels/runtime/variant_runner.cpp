@@ -34,12 +34,11 @@ std::array<uint32_t, 3> stage_dispatch(const StageSpec& stage, const Variables& 
   std::array<int64_t, 3> d{};
   for (int i = 0; i < 3; ++i) {
     d[i] = stage.dispatch[i].evaluate(vars);
-    if (d[i] < 1) {
-      *why_not = "stage " + stage.name + ": dispatch[" + std::to_string(i) +
-                 "] = " + stage.dispatch[i].text() + " = " + std::to_string(d[i]) +
-                 " (must be >= 1)";
-      return {};
-    }
+    // Not a SKIP: a variant that applies must dispatch something (a manifest error).
+    if (d[i] < 1 || d[i] > int64_t{UINT32_MAX})
+      throw ConfigError(stage.dispatch[i].where() + ": expression '" + stage.dispatch[i].text() +
+                        "' = " + std::to_string(d[i]) +
+                        ": a workgroup count must be in [1, 4294967295]");
   }
   const auto& max = limits.max_workgroup_count;
   if (d[0] > max[0]) {
