@@ -7,6 +7,7 @@
 
 #include "build_info.hpp"
 #include "commands/commands.hpp"
+#include "commands/tune_cli.hpp"
 #include "config/config_error.hpp"
 #include "config/name_patterns.hpp"
 #include "inputs/input_generator.hpp"
@@ -94,9 +95,13 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingDirectory);
   // Plain strings split by split_list(): CLI11's delimiter() takes the next argument as the
   // value when the list splits into nothing (--variant ,), and drops empty names silently.
-  auto* variant_opt =
-      run_cmd->add_option("--variant", variant_list,
-                          "Variants to run, by name or glob, comma separated (default: all)");
+  auto* variant_opt = run_cmd->add_option(
+      "--variant", variant_list,
+      "Variants to run, by name or glob, comma separated (default: all); 'best' with --table: "
+      "each problem's choice in a dispatch table from `gnbench tune`");
+  std::string table;
+  run_cmd->add_option("--table", table, "With --variant best: the dispatch table")
+      ->check(CLI::ExistingFile);
   auto* problem_opt =
       run_cmd->add_option("--problem", problem_list,
                           "Problems to run, by name or glob, comma separated (default: all)");
@@ -233,6 +238,9 @@ int main(int argc, char** argv) {
   merge_cmd->add_flag("--ignore-device", merge.ignore_device, "Merge files from different devices");
   merge_cmd->add_flag("--force", merge.force, "Replace an existing output file");
 
+  TuneCli tune;
+  auto* tune_cmd = add_tune_subcommand(app, tune);
+
   // --- devices, kernels ---
   bool devices_json = false;
   auto* devices_cmd = app.add_subcommand("devices", "List Vulkan devices and their key limits");
@@ -268,10 +276,15 @@ int main(int argc, char** argv) {
       return compare_command(compare);
     }
     if (*merge_cmd) return merge_command(merge);
+    if (*tune_cmd) return tune_command(tune_from_cli(tune, run.command_line), &g_stop);
     // run
     run.bench.kernel_folders.push_back(default_kernels_folder());
     for (const auto& d : kernel_dirs) run.bench.kernel_folders.push_back(d);
     if (variant_opt->count()) run.bench.variants = split_list(variant_list, "--variant");
+    if ((variant_list == "best") != !table.empty())
+      throw ConfigError(table.empty() ? "--variant best needs --table FILE (from gnbench tune)"
+                                      : "--table needs --variant best");
+    if (!table.empty()) run.table = table;
     if (problem_opt->count()) run.problems = split_list(problem_list, "--problem");
     run.bench.context.fence_timeout =
         std::chrono::milliseconds(static_cast<int64_t>(kernel_timeout_s * 1000));

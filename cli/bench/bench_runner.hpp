@@ -41,6 +41,10 @@ class BenchRunner {
   std::vector<VariantSpec> manifests_;
   std::vector<const VariantSpec*> selected_;
   std::unique_ptr<VulkanContext> ctx_;
+  // --variant best: the variant options_.choose picks for the problem (recorded in `choices`),
+  // kNoChoice when it picks none, "" without a chooser.
+  static constexpr const char* kNoChoice = "\x01none";
+  std::string choose_for(const Problem& problem, nlohmann::json& choices) const;
 };
 
 }  // namespace gnbench

@@ -10,6 +10,8 @@
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
+#include "dispatch/dispatch_table.hpp"
+#include "report/best_variants.hpp"
 #include "report/atomic_file.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
@@ -110,7 +112,9 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                         ": exists and is not empty; pass --force to write into it");
   }
 
-  BenchRunner runner(cmd.bench);
+  BenchOptions bench = cmd.bench;
+  if (cmd.table) use_dispatch_table(bench, read_dispatch_table(*cmd.table));
+  BenchRunner runner(bench);
   runner.check_problems(problems, source);
   if (shard.second > 1) {
     // Round-robin, so that shards of a config sorted by size get similar work.
@@ -132,11 +136,14 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     records.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
 
   print_table(std::cout, records);
+  print_dispatch_choices(std::cout, records.context.dispatch_choices);
+  print_best_variants(std::cout, best_variants(records));
   if (cmd.pipeline_stats) print_pipeline_statistics(std::cout, records);
   if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
   if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
   if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records));
 
+  if (cmd.on_records) cmd.on_records(records);
   int code = records.context.complete ? 0 : 130;
   for (const auto& e : records.entries)
     if (is_failure(e.verdict)) code = 1;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "config/config_error.hpp"
+#include "report/best_variants.hpp"
 
 namespace gnbench {
 
@@ -258,6 +259,9 @@ json results_to_json(const RunRecords& records) {
   // Only when set, so that unsharded, unmerged files keep their layout.
   if (!c.shard.empty()) context["gnbench"]["shard"] = c.shard;
   if (!c.merged_from.empty()) context["gnbench"]["merged_from"] = c.merged_from;
+  if (!c.dispatch_choices.empty()) context["gnbench"]["dispatch_choices"] = c.dispatch_choices;
+  if (const auto best = best_variants(records); !best.empty())
+    context["gnbench"]["best_variants"] = best_variants_json(best);
   if (!c.pipeline_statistics.empty())
     context["gnbench"]["pipeline_statistics"] = c.pipeline_statistics;
   json benchmarks = json::array();
