@@ -172,8 +172,9 @@ TEST(TuneCli, TableFromARunThenRunBest) {
   TempDir dir("tune");
   std::ofstream(dir / "c.json") << R"({"problems": [
     {"name": "flat", "batch": 64, "channels": 96, "spatial": 1, "groups": 8},
-    {"name": "img", "batch": 2, "channels": 32, "spatial": 64, "groups": 4}]})";
-  const std::string variants = "gn_fused,gn_sgroup_*,gn_onchip2_256";
+    {"name": "img", "batch": 2, "channels": 16, "spatial": 16, "groups": 4}]})";
+  // Small groups and the family built for them: seconds on lavapipe.
+  const std::string variants = "gn_sgroup_*";
   auto tune = run_gnbench(RunSpec({"tune", dir / "c.json", "--json", dir / "t.json", "--variant",
                                    variants, "--samples", "2", "--results", dir / "r.json", "-q"},
                                   120));
@@ -262,7 +263,10 @@ TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
   int k = 0;
   for (auto [lo, hi] : ranges)
     for (int t = 0; t < 3; ++t) {
-      const uint32_t m = std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+      // Not 2: a two-element group's exact grad_input is 0 but for eps, so the reference is
+      // rounding noise and the group-scaled error reads 1 for every variant, the seed too.
+      uint32_t m = 2;
+      while (m == 2) m = std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
       std::vector<uint32_t> divisors;
       for (uint32_t d = 1; d <= m; ++d)
         if (m % d == 0) divisors.push_back(d);
@@ -283,8 +287,10 @@ TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
   ASSERT_EQ(r.exit_code, 0) << problems.dump() << "\n" << r.describe();
   std::ifstream in(dir / "r.json");
   std::set<std::string> passed;
-  for (const auto& b : json::parse(in)["benchmarks"])
-    if (b["gnbench"]["verdict"] == "PASS") passed.insert(b["gnbench"]["variant"]);
+  const json results = json::parse(in);
+  for (const auto& b : results["benchmarks"])
+    if (b.contains("gnbench") && b["gnbench"]["verdict"] == "PASS")
+      passed.insert(b["gnbench"]["variant"]);
   for (const char* v : {"gn_sgroup_lane16", "gn_sgroup_2", "gn_sgroup_8", "gn_sgroup_32"})
     EXPECT_TRUE(passed.count(v)) << v << " never ran: " << problems.dump();
 }

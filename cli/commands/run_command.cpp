@@ -136,7 +136,7 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     records.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
 
   print_table(std::cout, records);
-  print_dispatch_choices(std::cout, records.context.dispatch_choices);
+  print_dispatch_choices(std::cout, records);
   print_best_variants(std::cout, best_variants(records));
   if (cmd.pipeline_stats) print_pipeline_statistics(std::cout, records);
   if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");

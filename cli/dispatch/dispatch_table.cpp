@@ -185,12 +185,17 @@ void use_dispatch_table(BenchOptions& bench, DispatchTable table) {
   };
 }
 
-void print_dispatch_choices(std::ostream& out, const nlohmann::json& choices) {
+void print_dispatch_choices(std::ostream& out, const RunRecords& records) {
+  const nlohmann::json& choices = records.context.dispatch_choices;
   if (choices.empty()) return;
   out << "\n--variant best (dispatch table):\n";
-  for (const auto& [problem, c] : choices.items()) {
+  std::string last;
+  for (const auto& e : records.entries) {
+    if (e.problem.name == last || !choices.contains(e.problem.name)) continue;
+    last = e.problem.name;
+    const nlohmann::json& c = choices[last];
     const std::string variant = c.value("variant", "");
-    out << "  " << problem << " -> "
+    out << "  " << last << " -> "
         << (variant.empty() ? "none: no table variant admits the shape" : variant) << "  ["
         << c.value("how", "") << "]\n";
   }

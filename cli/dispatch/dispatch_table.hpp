@@ -54,6 +54,7 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
 // run --variant best: the table's variants become the selection and its choice the chooser.
 void use_dispatch_table(BenchOptions& bench, DispatchTable table);
 // One line per problem: the variant the table chose and how (exact shape or nearest entry).
-void print_dispatch_choices(std::ostream& out, const nlohmann::json& choices);
+// In the run's problem order.
+void print_dispatch_choices(std::ostream& out, const RunRecords& records);
 
 }  // namespace gnbench
