@@ -19,9 +19,10 @@ namespace {
 std::atomic<bool> g_stop{false};
 // First Ctrl-C: stop after the current entry and write what finished. A second one kills
 // (e.g. while waiting for a kernel that --kernel-timeout gave up on).
-extern "C" void on_sigint(int) {
+// SIGTERM (Slurm at a job's time limit, kill) is handled the same way.
+extern "C" void on_sigint(int sig) {
   g_stop = true;
-  std::signal(SIGINT, SIG_DFL);
+  std::signal(sig, SIG_DFL);
 }
 
 // CLI11's number checks let nan through (every comparison with it is false), and inf is
@@ -51,6 +52,7 @@ int main(int argc, char** argv) {
   // From the start: a Ctrl-C during start-up (Vulkan, shader compiles) still ends in a results
   // file (with what finished, possibly nothing) and exit 130, never a bare kill.
   std::signal(SIGINT, on_sigint);
+  std::signal(SIGTERM, on_sigint);
   CLI::App app{"gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan"};
   app.set_version_flag("--version", std::string(GNBENCH_VERSION) + " (" + git_revision() + ")");
   app.require_subcommand(1);
@@ -106,7 +108,10 @@ int main(int argc, char** argv) {
       run_cmd->add_option("--problem", problem_list,
                           "Problems to run, by name or glob, comma separated (default: all)");
   run_cmd->add_option("--device", run.bench.context.device,
-                      "Device index or name substring (see `gnbench devices`)");
+                      "Device index or name substring (see `gnbench devices`); a list (0,2) or "
+                      "all: one worker per device at once, merged into one results file");
+  run_cmd->add_flag("--mixed-devices", run.mixed_devices,
+                    "With a --device list: allow different device models in one timing table");
   run_cmd->add_flag("--validate", run.bench.context.validation,
                     "Enable the Khronos validation layer");
   run_cmd

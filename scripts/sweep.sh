@@ -7,7 +7,8 @@
 #       [-- extra gnbench run arguments, e.g. --samples 20 --variant seed]
 #
 # Files: DIR/configs/NAME.json (the point's one-problem config), DIR/points/NAME.json (its
-# results), DIR/all.json (the merge), with NAME = n<N>_c<C>_hw<HW>_g<G>.
+# results) and NAME.txt (its table), DIR/all.json (the merge), with NAME = n<N>_c<C>_hw<HW>_g<G>.
+# Ends with one table of every point (`gnbench show DIR/all.json`).
 # The gnbench binary is $GNBENCH, else build/gnbench next to this script's repository.
 # Exit: 0 all points ran and passed, 1 some point failed verification or crashed (the others
 # still ran and were merged), 2 usage error, 130 interrupted.
@@ -84,7 +85,8 @@ for n in "${ns[@]}"; do
           "$name" "$n" "$c" "$hw" "$g" >"$config"
         echo "sweep.sh: $name" >&2
         rc=0
-        "$gnbench" run "$config" --json "$result" "${extra[@]}" || rc=$?
+        # The point's own table goes to a file: the sweep prints one combined table at the end.
+        "$gnbench" run "$config" --json "$result" "${extra[@]}" >"$out/points/$name.txt" || rc=$?
         case $rc in
           0) ;;
           1) ((++failed)) ;;  # results written; keep going, report at the end
@@ -109,5 +111,15 @@ if ((${#points[@]} == 0)); then
   echo "sweep.sh: no results to merge" >&2
   exit 1
 fi
-"$gnbench" merge "${points[@]}" -o "$out/all.json" --force
+"$gnbench" merge "${points[@]}" -o "$out/all.json" --force >&2
+# One table for the whole sweep: `gnbench show` of the merged file where this gnbench has it,
+# else the points' tables one after another.
+if "$gnbench" --help 2>/dev/null | grep -qE '^ +show( |$)'; then
+  "$gnbench" show "$out/all.json"
+else
+  for p in "${points[@]}"; do
+    table="$out/points/$(basename "$p" .json).txt"
+    if [[ -f "$table" ]]; then cat "$table"; fi
+  done
+fi
 ((failed == 0)) || exit 1

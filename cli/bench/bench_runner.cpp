@@ -206,7 +206,12 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
         break;
       }
       const DeviceInputs& device_inputs = *device_inputs_storage;
-      if (trial == 0 && options_.dump_dir) dump_problem(*options_.dump_dir, problem, inputs, ref);
+      if (trial == 0 && options_.dump_dir) {
+        std::vector<std::string> dumped;
+        for (const auto& e : entries)
+          if (e.verdict != Verdict::kSkipped) dumped.push_back(e.variant);
+        dump_problem(*options_.dump_dir, problem, inputs, ref, dumped);
+      }
 
       for (size_t v = 0; v < selected_.size(); ++v) {
         EntryRecord& e = entries[v];

@@ -29,6 +29,7 @@ struct RunCommand {
   bool pipeline_stats = false;  // print the driver's statistics of every compiled stage
   std::string command_line;
   std::string shard;  // --shard I/N: run every N-th problem, starting at the I-th (1-based)
+  bool mixed_devices = false;  // --device a,b of different models in one timing table
   std::optional<std::filesystem::path> baseline;         // --baseline: compare after the run
   std::optional<std::filesystem::path> update_baseline;  // --update-baseline: write results there
   CompareOptions compare;                                // --threshold, --ignore-device

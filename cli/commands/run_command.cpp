@@ -6,13 +6,14 @@
 #include <iostream>
 
 #include "bench/bench_runner.hpp"
+#include "bench/multi_device.hpp"
 #include "commands/commands.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
 #include "dispatch/dispatch_table.hpp"
-#include "report/best_variants.hpp"
 #include "report/atomic_file.hpp"
+#include "report/best_variants.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
 #include "report/results_json.hpp"
@@ -114,8 +115,14 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
 
   BenchOptions bench = cmd.bench;
   if (cmd.table) use_dispatch_table(bench, read_dispatch_table(*cmd.table));
-  BenchRunner runner(bench);
-  runner.check_problems(problems, source);
+  const std::vector<std::string> devices = device_list(bench.context.device);
+  std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
+  if (devices.size() == 1) {
+    BenchOptions one = bench;
+    one.context.device = devices.front();  // "all" on a host of one device
+    runner.emplace(std::move(one));
+    runner->check_problems(problems, source);
+  }
   if (shard.second > 1) {
     // Round-robin, so that shards of a config sorted by size get similar work.
     std::vector<Problem> mine;
@@ -126,8 +133,10 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                 << " in all)\n";
     problems = std::move(mine);
   }
+  const Progress progress = terminal_progress(!cmd.quiet && isatty(STDERR_FILENO));
   RunRecords records =
-      runner.run(problems, terminal_progress(!cmd.quiet && isatty(STDERR_FILENO)), stop);
+      runner ? runner->run(problems, progress, stop)
+             : run_on_devices(bench, devices, problems, source, cmd.mixed_devices, progress, stop);
   records.context.command_line = cmd.command_line;
   records.context.date = now_iso8601();
   records.context.host_name = host_name();

@@ -42,6 +42,11 @@ struct EntryRecord {
   uint64_t required_bytes = 0;  // read x, grad_out, weight once; write the outputs once
   uint64_t actual_bytes = 0;    // the variant's own traffic model (0 = not declared)
 
+  // Set by runs over several devices (run --device all): which one ran this entry, and that
+  // device's copy bandwidth (the % of copy is against it, not the first device's).
+  std::string device;
+  double device_copy_gbps = 0;
+
   // Cold when measured, else hot; nullptr when not timed.
   const TimingResult* headline() const { return cold ? &*cold : hot ? &*hot : nullptr; }
   // The modes that have samples, cold first (one CSV row each; both medians in the table).

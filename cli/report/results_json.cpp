@@ -144,6 +144,11 @@ json entry_to_json(const EntryRecord& e, double copy_gbps) {
          {"declared_deterministic", e.declared_deterministic},
          {"required_bytes", e.required_bytes},
          {"actual_bytes", e.actual_bytes}};
+  if (!e.device.empty()) {
+    j["device"] = e.device;
+    j["device_copy_gbps"] = e.device_copy_gbps;
+    copy_gbps = e.device_copy_gbps;
+  }
   if (const TimingResult* t = e.headline(); t && t->total.median > 0) {
     double gbps = double(e.required_bytes) / t->total.median;
     j["gbps_required"] = gbps;
@@ -183,6 +188,10 @@ EntryRecord entry_from_json(const json& j) {
   e.declared_deterministic = j.at("declared_deterministic");
   e.required_bytes = j.at("required_bytes");
   e.actual_bytes = j.at("actual_bytes");
+  if (j.contains("device")) {
+    e.device = j["device"];
+    e.device_copy_gbps = j.contains("device_copy_gbps") ? number(j, "device_copy_gbps") : 0;
+  }
   if (j.contains("cold")) e.cold = timing_from_json(j["cold"]);
   if (j.contains("hot")) e.hot = timing_from_json(j["hot"]);
   return e;
@@ -307,6 +316,7 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     c.shard = g.value("shard", "");
     c.merged_from = g.value("merged_from", std::vector<std::string>{});
     c.pipeline_statistics = g.value("pipeline_statistics", nlohmann::json::object());
+    c.dispatch_choices = g.value("dispatch_choices", nlohmann::json::object());
     for (const auto& b : doc["benchmarks"])
       if (b.contains("gnbench")) r.entries.push_back(entry_from_json(b["gnbench"]));
   } catch (const json::exception& e) {
