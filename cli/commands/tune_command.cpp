@@ -28,6 +28,8 @@ int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
   cmd.run.bench.timing = true;
   cmd.run.bench.hot = cmd.mode == "hot";
   cmd.run.bench.cold = cmd.mode == "cold";
+  // Variants are ranked against each other: the copy probe's seconds buy nothing here.
+  cmd.run.bench.measure_copy_bandwidth = false;
   // Written from what the run finished, even when it was interrupted or a variant failed
   // (failed entries are never chosen); the run's exit code stands.
   std::optional<ConfigError> no_table;
