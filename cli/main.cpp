@@ -9,6 +9,7 @@
 #include "build_info.hpp"
 #include "commands/commands.hpp"
 #include "commands/run_flags.hpp"
+#include "commands/tune_cli.hpp"
 #include "config/config_error.hpp"
 #include "config/message_text.hpp"
 #include "config/name_patterns.hpp"
@@ -135,9 +136,13 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--kernels", kernel_dirs, "Extra folder(s) of kernel manifests");
   // Plain strings split by split_list(): CLI11's delimiter() takes the next argument as the
   // value when the list splits into nothing (--variant ,), and drops empty names silently.
-  auto* variant_opt =
-      run_cmd->add_option("--variant", variant_list,
-                          "Variants to run, by name or glob, comma separated (default: all)");
+  auto* variant_opt = run_cmd->add_option(
+      "--variant", variant_list,
+      "Variants to run, by name or glob, comma separated (default: all); 'best' with --table: "
+      "each problem's choice in a dispatch table from `gnbench tune`");
+  std::string table;
+  run_cmd->add_option("--table", table, "With --variant best: the dispatch table")
+      ->check(CLI::ExistingFile);
   auto* problem_opt =
       run_cmd->add_option("--problem", problem_list,
                           "Problems to run, by name or glob, comma separated (default: all)");
@@ -350,6 +355,9 @@ int main(int argc, char** argv) {
   auto* show_variant_opt =
       show_cmd->add_option("--variant", show_variants, "Variants to show, by name or glob");
 
+  TuneCli tune;
+  auto* tune_cmd = add_tune_subcommand(app, tune);
+
   // --- devices, kernels ---
   bool devices_json = false;
   auto* devices_cmd = app.add_subcommand("devices", "List Vulkan devices and their key limits");
@@ -390,10 +398,15 @@ int main(int argc, char** argv) {
       if (show_variant_opt->count()) show.variants = split_list(show_variants, "--variant");
       return show_command(show);
     }
+    if (*tune_cmd) return tune_command(tune_from_cli(tune, run.command_line), &g_stop);
     // run
     run.bench.kernel_folders.push_back(default_kernels_folder());
     for (const auto& d : kernel_dirs) run.bench.kernel_folders.push_back(d);
     if (variant_opt->count()) run.bench.variants = split_list(variant_list, "--variant");
+    if ((variant_list == "best") != !table.empty())
+      throw ConfigError(table.empty() ? "--variant best needs --table FILE (from gnbench tune)"
+                                      : "--table needs --variant best");
+    if (!table.empty()) run.table = table;
     if (problem_opt->count()) run.problems = split_list(problem_list, "--problem");
     run.bench.context.fence_timeout =
         std::chrono::milliseconds(static_cast<int64_t>(kernel_timeout_s * 1000));

@@ -2,10 +2,12 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "config/problem.hpp"
 #include "runtime/cache_flush.hpp"
 #include "runtime/vulkan_context.hpp"
 #include "timing/sampler.hpp"
@@ -26,6 +28,10 @@ struct BenchOptions {
   bool measure_copy_bandwidth = true;  // false: --copy-bandwidth off
   std::optional<double> copy_gbps;     // --copy-bandwidth GBPS: given, not measured
   std::optional<std::filesystem::path> dump_dir;
+  // run --variant best: each problem runs only the variant this returns ({name, how chosen};
+  // name empty: none), given which selected variants admit the shape on the device.
+  using Admits = std::function<bool(const std::string&)>;
+  std::function<std::pair<std::string, std::string>(const Shape&, const Admits&)> choose;
 };
 
 }  // namespace gnbench

@@ -117,6 +117,18 @@ BenchRunner::BenchRunner(BenchOptions options) : options_(std::move(options)) {
 
 BenchRunner::~BenchRunner() = default;
 
+std::string BenchRunner::choose_for(const Problem& problem, nlohmann::json& choices) const {
+  if (!options_.choose) return "";
+  auto admits = [&](const std::string& name) {
+    for (const VariantSpec* v : selected_)
+      if (v->name == name) return not_applicable_reason(*v, problem.shape, ctx_->info()).empty();
+    return false;
+  };
+  auto [variant, how] = options_.choose(problem.shape, admits);
+  choices[problem.name] = {{"variant", variant}, {"how", how}};
+  return variant.empty() ? kNoChoice : variant;
+}
+
 void BenchRunner::check_problems(const std::vector<Problem>& problems,
                                  const std::string& source) const {
   std::set<std::string> names;
@@ -252,6 +264,15 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   Transfer transfer(*ctx_);
   const size_t total = problems.size() * selected_.size();
   for (const Problem& problem : problems) {
+    const std::string chosen = choose_for(problem, records.context.dispatch_choices);
+    if (chosen == kNoChoice) {
+      EntryRecord none;
+      none.problem = problem;
+      none.variant = "best";
+      none.message = "no variant of the dispatch table admits this shape on this device";
+      records.entries.push_back(std::move(none));
+      continue;
+    }
     std::vector<EntryRecord> entries(selected_.size());
     for (size_t v = 0; v < selected_.size(); ++v) {
       EntryRecord& e = entries[v];
@@ -263,6 +284,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
         e.actual_bytes = selected_[v]->traffic_bytes->evaluate(
             problem_variables(problem.shape, ctx_->info().limits.subgroup_size));
       e.message = not_applicable_reason(*selected_[v], problem.shape, ctx_->info());
+      if (!chosen.empty() && e.variant != chosen) e.message = "not chosen";
       e.verdict = e.message.empty() ? Verdict::kPass : Verdict::kSkipped;
       if (e.verdict == Verdict::kPass && !compile_error[v].empty()) {
         e.verdict = Verdict::kError;
@@ -402,6 +424,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
       // Interrupted before it ran: left out, not judged (its empty verification would read as
       // a failure and turn a Ctrl-C into exit 1 with a bogus FAIL entry).
       if (e.trials == 0 && e.verdict == Verdict::kPass) continue;
+      if (!chosen.empty() && e.variant != chosen) continue;  // --variant best: only the choice
       if (!finished[v]) finish(e);
       records.entries.push_back(std::move(e));
     }

@@ -52,6 +52,10 @@ class BenchRunner {
   std::vector<VariantSpec> manifests_;
   std::vector<const VariantSpec*> selected_;
   std::unique_ptr<VulkanContext> ctx_;
+  // --variant best: the variant options_.choose picks for the problem (recorded in `choices`),
+  // kNoChoice when it picks none, "" without a chooser.
+  static constexpr const char* kNoChoice = "\x01none";
+  std::string choose_for(const Problem& problem, nlohmann::json& choices) const;
   std::vector<CompiledVariant> compiled_;    // by run(), on first use
   std::vector<std::string> compile_errors_;  // per selected variant: why its pipeline failed
   std::function<void(const EntryRecord&)> on_finished_;

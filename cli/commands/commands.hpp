@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -14,6 +15,7 @@
 #include "compare/compare.hpp"
 #include "config/problem.hpp"
 #include "config/random_problems.hpp"
+#include "report/records.hpp"
 
 namespace gnbench {
 
@@ -37,6 +39,8 @@ struct RunCommand {
   std::optional<std::filesystem::path> baseline;         // --baseline: compare after the run
   std::optional<std::filesystem::path> update_baseline;  // --update-baseline: write results there
   CompareOptions compare;                                // --threshold, --ignore-device
+  std::optional<std::filesystem::path> table;         // --variant best --table: the dispatch table
+  std::function<void(const RunRecords&)> on_records;  // tune: sees the records after the run
 };
 int run_command(const RunCommand& cmd, const std::atomic<bool>* stop);
 
@@ -78,5 +82,14 @@ struct KernelsCommand {
   bool json = false;
 };
 int kernels_command(const KernelsCommand& cmd);
+
+// tune: run the configs (or read a results file) and write the shape -> variant table.
+struct TuneCommand {
+  RunCommand run;
+  std::filesystem::path table_out;            // --json
+  std::optional<std::filesystem::path> from;  // --from: a results file instead of a run
+  std::string mode = "hot";                   // whose medians choose
+};
+int tune_command(TuneCommand cmd, const std::atomic<bool>* stop);
 
 }  // namespace gnbench

@@ -15,7 +15,9 @@
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
+#include "dispatch/dispatch_table.hpp"
 #include "report/atomic_file.hpp"
+#include "report/best_variants.hpp"
 #include "report/coverage_table.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
@@ -159,8 +161,9 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   }
 
   BenchOptions bench = cmd.bench;
+  if (cmd.table) use_dispatch_table(bench, read_dispatch_table(*cmd.table));
   bench.context.stop = stop;  // so that a stop also ends a wait on an overrunning kernel
-  const std::vector<std::string> devices = device_list(cmd.bench.context.device);
+  const std::vector<std::string> devices = device_list(bench.context.device);
   std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
   if (cmd.coverage && devices.size() > 1)
     throw ConfigError(
@@ -239,6 +242,8 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   for (const auto& t : targets) to_stdout = to_stdout || t.kind == OutputTarget::Kind::kStdout;
   std::ostream& out = to_stdout ? std::cerr : std::cout;
   print_table(out, records, table);
+  print_dispatch_choices(out, records);
+  print_best_variants(out, best_variants(records));
   if (cmd.pipeline_stats) print_pipeline_statistics(out, records);
   ReproContext repro{cmd.configs, {}, cmd.bench.context.device, cmd.bench.trials};
   for (size_t i = 1; i < cmd.bench.kernel_folders.size(); ++i)
@@ -250,6 +255,7 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   print_run_summary(out, summarize_run(records));
   save_results(records);
 
+  if (cmd.on_records) cmd.on_records(records);
   int code = records.context.complete ? 0 : 130;
   for (const auto& e : records.entries)
     if (is_failure(e.verdict)) code = 1;

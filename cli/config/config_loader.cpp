@@ -391,7 +391,7 @@ void validate_shape_in(const Shape& shape, const Ctx& ctx) {
 
 const std::vector<std::string> kProblemKeys = {"name",       "batch", "channels", "spatial",
                                                "groups",     "eps",   "seed",     "distribution",
-                                               "tolerances", "expect"};
+                                               "tolerances", "expect",   "description"};
 const std::vector<std::string> kAxesKeys = {"prefix",     "batch", "channels", "spatial",
                                             "groups",     "eps",   "seed",     "distribution",
                                             "tolerances", "expect"};
@@ -435,6 +435,8 @@ Problem parse_problem(const json& v, size_t index, const Settings& defaults, con
                      "missing (required fields: name, batch, channels, spatial, groups)");
     *dims[i] = static_cast<uint32_t>(get_uint(v.at(kShapeKeys[i]), ctx, kShapeKeys[i], 1, kMaxU32));
   }
+  // Free text (e.g. the architecture a shape comes from); only its type is checked.
+  if (v.contains("description")) get_string(v.at("description"), ctx, "description");
   Settings s = defaults;
   parse_settings(v, ctx, s, true);
   validate_shape_in(shape, ctx);

@@ -78,6 +78,8 @@ struct RunContext {
   // variant -> stage -> {statistic: value}, as the driver reports its compiled code
   // (VK_KHR_pipeline_executable_properties); empty where the device does not.
   nlohmann::json pipeline_statistics = nlohmann::json::object();
+  // run --variant best: problem -> {variant, how} as the dispatch table chose.
+  nlohmann::json dispatch_choices = nlohmann::json::object();
 };
 
 struct RunRecords {

@@ -4,6 +4,7 @@
 
 #include "config/config_error.hpp"
 #include "config/json_document.hpp"
+#include "report/best_variants.hpp"
 #include "report/stopping_json.hpp"
 
 namespace gnbench {
@@ -300,6 +301,9 @@ json results_to_json(const RunRecords& records, bool per_sample_rows) {
   // Only when set, so that unsharded, unmerged files keep their layout.
   if (!c.shard.empty()) context["gnbench"]["shard"] = c.shard;
   if (!c.merged_from.empty()) context["gnbench"]["merged_from"] = c.merged_from;
+  if (!c.dispatch_choices.empty()) context["gnbench"]["dispatch_choices"] = c.dispatch_choices;
+  if (const auto best = best_variants(records); !best.empty())
+    context["gnbench"]["best_variants"] = best_variants_json(best);
   if (!c.pipeline_statistics.empty())
     context["gnbench"]["pipeline_statistics"] = c.pipeline_statistics;
   json benchmarks = json::array();
@@ -346,6 +350,7 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     c.shard = g.value("shard", "");
     c.merged_from = g.value("merged_from", std::vector<std::string>{});
     c.pipeline_statistics = g.value("pipeline_statistics", nlohmann::json::object());
+    c.dispatch_choices = g.value("dispatch_choices", nlohmann::json::object());
     for (const auto& b : doc["benchmarks"])
       if (b.contains("gnbench")) r.entries.push_back(entry_from_json(b["gnbench"]));
   } catch (const json::exception& e) {
