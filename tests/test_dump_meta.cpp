@@ -43,8 +43,6 @@ TEST(DumpMeta, MetaAndStatisticsDescribeTheDumpedProblem) {
                                                         std::to_string(seed),
                                                         "--distribution",
                                                         dist,
-                                                        "--name",
-                                                        "cli",
                                                         "--variant",
                                                         "seed,gn_fused",
                                                         "--no-timing",

@@ -4,10 +4,9 @@
 #include <string>
 
 #include "report/records.hpp"
-#include "report/summary_rows.hpp"
 
 namespace gnbench {
 
-std::string markdown_report(const RunRecords& records, const TableOptions& options = {});
+std::string markdown_report(const RunRecords& records);
 
 }  // namespace gnbench

@@ -21,30 +21,21 @@ class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
   };
 
  public:
-  // A file that includes itself (or a cycle) would grow without end: 4 GB was seen.
-  static constexpr size_t kMaxDepth = 32;
-  static constexpr size_t kMaxTotalBytes = size_t{16} << 20;
-
   shaderc_include_result* GetInclude(const char* requested, shaderc_include_type,
-                                     const char* requesting, size_t depth) override {
+                                     const char* requesting, size_t) override {
     auto* r = new Result;
     auto path = std::filesystem::path(requesting).parent_path() / requested;
     std::error_code ec;
-    // shaderc reports `content` as the error when `name` is empty.
-    if (depth > kMaxDepth) {
-      r->content = "#include nested deeper than " + std::to_string(kMaxDepth) +
-                   " levels (does a file include itself?) at " + path.string();
-    } else if (!std::filesystem::is_regular_file(path, ec)) {
-      // Only regular files: opening a FIFO or a device for reading could block forever.
-      r->content = "cannot open " + path.string() + " (not a regular file)";
+    std::ifstream in;
+    // Only regular files: opening a FIFO or a device for reading could block forever.
+    if (std::filesystem::is_regular_file(path, ec)) in.open(path);
+    if (in) {
+      std::stringstream s;
+      s << in.rdbuf();
+      r->name = path.string();
+      r->content = s.str();
     } else {
-      try {
-        r->content = read_input_file(path, "shader include", kMaxTotalBytes - total_);
-        r->name = path.string();
-        total_ += r->content.size();
-      } catch (const ConfigError& e) {
-        r->content = std::string(e.what()) + " (includes add up to at most 16 MiB)";
-      }
+      r->content = "cannot open " + path.string();  // shaderc reports content as the error
     }
     r->result = {r->name.c_str(), r->name.size(), r->content.c_str(), r->content.size(), r};
     return &r->result;
@@ -52,9 +43,6 @@ class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
   void ReleaseInclude(shaderc_include_result* data) override {
     delete static_cast<Result*>(data->user_data);
   }
-
- private:
-  size_t total_ = 0;
 };
 
 // shaderc reports "<file>:<line>: error: <what>" lines and a closing "N errors generated.";
