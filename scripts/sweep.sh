@@ -8,7 +8,8 @@
 #
 # Files: DIR/configs/NAME.json (the point's one-problem config), DIR/points/NAME.json (its
 # results) and NAME.txt (its table), DIR/all.json (the merge), with NAME = n<N>_c<C>_hw<HW>_g<G>.
-# Ends with one table of every point (`gnbench show DIR/all.json`).
+# Ends with one table of every point (`gnbench show DIR/all.json`) where gnbench has `show`;
+# otherwise it prints the points' tables one after another.
 # The gnbench binary is $GNBENCH, else build/gnbench next to this script's repository.
 # Exit: 0 all points ran and passed, 1 some point failed verification or crashed (the others
 # still ran and were merged), 2 usage error, 130 interrupted.
