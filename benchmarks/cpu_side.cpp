@@ -1,10 +1,14 @@
 // What gnbench spends on the CPU per problem: drawing inputs, the float64 reference, the error
-// metrics and invariants, and expanding configs. Sizes are elements of one tensor.
+// metrics and invariants, and expanding configs. Sizes are elements of one tensor; 1 << 25
+// (33.5M) is the size of the largest standard shapes (sd_vae_*). These run on every core
+// (reference/parallel_for.hpp), so times are wall clock and `per_thread` is elements per
+// second divided by the threads used.
 #include <benchmark/benchmark.h>
 
 #include "config/config_loader.hpp"
 #include "inputs/input_generator.hpp"
 #include "reference/group_norm.hpp"
+#include "reference/parallel_for.hpp"
 #include "verify/invariants.hpp"
 #include "verify/metrics.hpp"
 
@@ -17,21 +21,35 @@ Shape shape_for(int64_t elements) {
   return Shape{8, 320, static_cast<uint32_t>(elements / (8 * 320)), 32};
 }
 
+// Elements per second, and per second per thread, for a benchmark over `s`.
+void count_elements(benchmark::State& state, const Shape& s) {
+  const double elements =
+      static_cast<double>(state.iterations()) * static_cast<double>(s.elements());
+  const unsigned threads = parallel_threads(int64_t{s.batch} * s.groups, s.elements());
+  state.SetItemsProcessed(static_cast<int64_t>(elements));
+  state.counters["threads"] = threads;
+  state.counters["per_thread"] =
+      benchmark::Counter(elements / threads, benchmark::Counter::kIsRate);
+}
+
 void BM_GenerateInputs(benchmark::State& state) {
   Shape s = shape_for(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(generate_inputs(s, {"normal", 0}, 1));
-  state.SetBytesProcessed(state.iterations() * 3 * s.tensor_bytes() / 1);
-  state.SetItemsProcessed(state.iterations() * s.elements());
+  count_elements(state, s);
 }
-BENCHMARK(BM_GenerateInputs)->Arg(1 << 18)->Arg(1 << 22)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GenerateInputs)
+    ->Arg(1 << 18)
+    ->Arg(1 << 25)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_Reference(benchmark::State& state) {
   Shape s = shape_for(state.range(0));
   Inputs in = generate_inputs(s, {"normal", 0}, 1);
   for (auto _ : state) benchmark::DoNotOptimize(reference::backward(s, in, 1e-5f));
-  state.SetItemsProcessed(state.iterations() * s.elements());
+  count_elements(state, s);
 }
-BENCHMARK(BM_Reference)->Arg(1 << 18)->Arg(1 << 22)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Reference)->Arg(1 << 18)->Arg(1 << 25)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Metrics and invariants on GPU-like outputs: the reference rounded to float32.
 struct Checked {
@@ -50,16 +68,16 @@ struct Checked {
 void BM_Verify(benchmark::State& state) {
   Checked c(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(verify(c.shape, c.gpu, c.ref, Tolerances{}));
-  state.SetItemsProcessed(state.iterations() * c.shape.elements());
+  count_elements(state, c.shape);
 }
-BENCHMARK(BM_Verify)->Arg(1 << 18)->Arg(1 << 22)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Verify)->Arg(1 << 18)->Arg(1 << 25)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_Invariants(benchmark::State& state) {
   Checked c(state.range(0));
   for (auto _ : state) benchmark::DoNotOptimize(check_invariants(c.shape, c.inputs, 1e-5f, c.gpu));
-  state.SetItemsProcessed(state.iterations() * c.shape.elements());
+  count_elements(state, c.shape);
 }
-BENCHMARK(BM_Invariants)->Arg(1 << 18)->Arg(1 << 22)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Invariants)->Arg(1 << 18)->Arg(1 << 25)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_ExpandAxes(benchmark::State& state) {
   // 8 x 8 x 8 x 4 = 2048 generated problems.

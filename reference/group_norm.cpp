@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "reference/parallel_for.hpp"
+
 namespace gnbench::reference {
 namespace {
 
@@ -90,51 +92,111 @@ Eigen::ArrayXd forward(const Shape& shape, const Eigen::ArrayXd& x, const Eigen:
   return y;
 }
 
-ReferenceOutputs backward(const Shape& shape, const Eigen::ArrayXd& grad_out,
-                          const Eigen::ArrayXd& x, const Eigen::ArrayXd& weight, double eps) {
-  check_shape(shape);
-  check_size("grad_out", grad_out.size(), shape.elements());
-  check_size("weight", weight.size(), shape.channels);
-  const GroupStats stats = group_stats(shape, x, eps);
-  const Eigen::Index hw = shape.spatial, cpg = shape.channels_per_group();
-  const double m = static_cast<double>(shape.group_size());
+namespace {
 
+// One (n, group) block's backward: writes its grad_input and its per-channel sums (sum dy,
+// sum dy * xhat), which the caller adds over n in order.
+void backward_block(const Shape& shape, const Block& xb, const Block& dy, const RowArray& w,
+                    double eps, MutableBlock& gi, double* sum_dy_out, double* sum_dy_xhat_out) {
+  const Eigen::Index cpg = shape.channels_per_group();
+  const double m = static_cast<double>(shape.group_size());
+  // The statistics exactly as group_stats() forms them.
+  double mean = xb.sum() / m;
+  double var = (xb - mean).square().sum() / m;
+  if ((xb == xb(0, 0)).all()) {
+    mean = xb(0, 0);
+    var = 0.0;
+  }
+  const double inv_std = 1.0 / std::sqrt(var + eps);
+
+  // Lazy expression: xhat is recomputed where used instead of stored, so no M-sized
+  // temporary per block.
+  const auto xhat = (xb - mean) * inv_std;
+  const RowArray sum_dy = dy.colwise().sum();
+  const RowArray sum_dy_xhat = (dy * xhat).colwise().sum();
+  Eigen::Map<RowArray>(sum_dy_out, cpg) = sum_dy;
+  Eigen::Map<RowArray>(sum_dy_xhat_out, cpg) = sum_dy_xhat;
+
+  // With wdy = weight[c] * dy, per-channel sums give the group means directly.
+  const double mean_wdy = (sum_dy * w).sum() / m;
+  const double mean_wdy_xhat = (sum_dy_xhat * w).sum() / m;
+  gi = inv_std * ((dy.rowwise() * w) - mean_wdy - xhat * mean_wdy_xhat);
+}
+
+// Runs every (n, group) block on the thread pool; `block_inputs(k, off)` returns the block's
+// x and grad_out as float64 HW x cpg maps. grad_weight / grad_bias add the blocks' sums over n
+// in order, so the result does not depend on the threads.
+template <typename BlockInputs>
+ReferenceOutputs backward_blocks(const Shape& shape, const Eigen::ArrayXd& weight, double eps,
+                                 const BlockInputs& block_inputs) {
+  const Eigen::Index hw = shape.spatial, cpg = shape.channels_per_group();
+  const Eigen::Index blocks = Eigen::Index{shape.batch} * shape.groups;
   ReferenceOutputs out;
-  out.grad_input.resize(x.size());
+  out.grad_input.resize(static_cast<Eigen::Index>(shape.elements()));
   out.grad_weight = Eigen::ArrayXd::Zero(shape.channels);
   out.grad_bias = Eigen::ArrayXd::Zero(shape.channels);
+  // [N * C] per-(n, c) sums, in NC order.
+  Eigen::ArrayXd sums_dy(blocks * cpg), sums_dy_xhat(blocks * cpg);
+  parallel_for(blocks, shape.elements(), [&](int64_t k) {
+    const uint32_t n = static_cast<uint32_t>(k / shape.groups);
+    const uint32_t g = static_cast<uint32_t>(k % shape.groups);
+    const Eigen::Index off = block_offset(shape, n, g);
+    const RowArray w = weight.segment(Eigen::Index{g} * cpg, cpg).transpose();
+    MutableBlock gi(out.grad_input.data() + off, hw, cpg);
+    block_inputs(k, off, [&](const Block& xb, const Block& dy) {
+      backward_block(shape, xb, dy, w, eps, gi, &sums_dy[k * cpg], &sums_dy_xhat[k * cpg]);
+    });
+  });
+  const Eigen::Index c = shape.channels;
   for (uint32_t n = 0; n < shape.batch; ++n) {
-    for (uint32_t g = 0; g < shape.groups; ++g) {
-      const Eigen::Index off = block_offset(shape, n, g);
-      const Eigen::Index k = Eigen::Index{n} * shape.groups + g;
-      const Eigen::Index c0 = Eigen::Index{g} * cpg;
-      const Block xb(x.data() + off, hw, cpg);
-      const Block dy(grad_out.data() + off, hw, cpg);
-      MutableBlock gi(out.grad_input.data() + off, hw, cpg);
-      const RowArray w = weight.segment(c0, cpg).transpose();
-      const double mean = stats.mean[k], inv_std = stats.inv_std[k];
-
-      // Lazy expression: xhat is recomputed where used instead of stored, so no M-sized
-      // temporary per block.
-      const auto xhat = (xb - mean) * inv_std;
-      const RowArray sum_dy = dy.colwise().sum();
-      const RowArray sum_dy_xhat = (dy * xhat).colwise().sum();
-      out.grad_bias.segment(c0, cpg) += sum_dy.transpose();
-      out.grad_weight.segment(c0, cpg) += sum_dy_xhat.transpose();
-
-      // With wdy = weight[c] * dy, per-channel sums give the group means directly.
-      const double mean_wdy = (sum_dy * w).sum() / m;
-      const double mean_wdy_xhat = (sum_dy_xhat * w).sum() / m;
-      gi = inv_std * ((dy.rowwise() * w) - mean_wdy - xhat * mean_wdy_xhat);
-    }
+    out.grad_bias += sums_dy.segment(Eigen::Index{n} * c, c);
+    out.grad_weight += sums_dy_xhat.segment(Eigen::Index{n} * c, c);
   }
   return out;
 }
 
+void check_backward_sizes(const Shape& shape, Eigen::Index x, Eigen::Index grad_out,
+                          Eigen::Index weight) {
+  check_shape(shape);
+  check_size("x", x, shape.elements());
+  check_size("grad_out", grad_out, shape.elements());
+  check_size("weight", weight, shape.channels);
+}
+
+}  // namespace
+
+ReferenceOutputs backward(const Shape& shape, const Eigen::ArrayXd& grad_out,
+                          const Eigen::ArrayXd& x, const Eigen::ArrayXd& weight, double eps) {
+  check_backward_sizes(shape, x.size(), grad_out.size(), weight.size());
+  const Eigen::Index hw = shape.spatial, cpg = shape.channels_per_group();
+  return backward_blocks(shape, weight, eps, [&](int64_t, Eigen::Index off, const auto& run) {
+    run(Block(x.data() + off, hw, cpg), Block(grad_out.data() + off, hw, cpg));
+  });
+}
+
 ReferenceOutputs backward(const Shape& shape, const Inputs& inputs, float eps) {
-  // float -> double is exact, so the reference sees precisely what the kernels see.
-  return backward(shape, inputs.grad_out.cast<double>(), inputs.x.cast<double>(),
-                  inputs.weight.cast<double>(), static_cast<double>(eps));
+  check_backward_sizes(shape, inputs.x.size(), inputs.grad_out.size(), inputs.weight.size());
+  const Eigen::Index hw = shape.spatial, cpg = shape.channels_per_group();
+  const Eigen::Index m = hw * cpg;
+  // float -> double is exact, so the reference sees precisely what the kernels see. Only one
+  // block at a time is widened (per thread), never the whole tensors. Each widened block sits
+  // at the packet alignment it would have inside a whole widened array, so Eigen's vectorised
+  // sums split it the same way: bitwise the results of the float64 overload.
+  constexpr Eigen::Index kPacket = EIGEN_MAX_ALIGN_BYTES / sizeof(double);
+  return backward_blocks(
+      shape, inputs.weight.cast<double>(), static_cast<double>(eps),
+      [&](int64_t, Eigen::Index off, const auto& run) {
+        thread_local Eigen::ArrayXd x64, dy64;
+        if (x64.size() < m + kPacket) {
+          x64.resize(m + kPacket);
+          dy64.resize(m + kPacket);
+        }
+        const Eigen::Index shift = off % kPacket;
+        Eigen::Map<Eigen::ArrayXd>(x64.data() + shift, m) = inputs.x.segment(off, m).cast<double>();
+        Eigen::Map<Eigen::ArrayXd>(dy64.data() + shift, m) =
+            inputs.grad_out.segment(off, m).cast<double>();
+        run(Block(x64.data() + shift, hw, cpg), Block(dy64.data() + shift, hw, cpg));
+      });
 }
 
 }  // namespace gnbench::reference

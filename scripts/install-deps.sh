@@ -5,9 +5,10 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build git pkg-config python3 python3-numpy python3-matplotlib
+  python3-jsonschema python3-scipy
   libvulkan-dev vulkan-tools vulkan-validationlayers mesa-vulkan-drivers spirv-tools
   libshaderc-dev glslang-dev
-  libcli11-dev nlohmann-json3-dev libeigen3-dev libbenchmark-dev libbenchmark-tools libgtest-dev
+  libcli11-dev nlohmann-json3-dev zlib1g-dev libeigen3-dev libbenchmark-dev libbenchmark-tools libgtest-dev
 )
 # --fuzz: also clang and its runtime libraries with libFuzzer (scripts/fuzz.sh only).
 # --slurm: also Slurm 22.05 and munge (tests/slurm/test_sweep.sh starts a one-node cluster).

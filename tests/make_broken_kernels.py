@@ -84,6 +84,58 @@ def fp16_output(s):
                          '    dst[idx] = unpackHalf2x16(packHalf2x16(vec2(value, 0.0))).x;  // BUG: float16 rounding')
 variants['broken_fp16_output'] = ('grad_input rounded to float16 (packHalf2x16/unpackHalf2x16 round trip) before it is stored', fp16_output)
 
+# Gap classes that only a suite varying eps, channels, channels per group and N*G catches
+# (tests/test_verify_suite.cpp runs them on configs/verify.json alone).
+# 8. eps hard-coded to the value every hand-written config used.
+def eps_fixed(s):
+    return everywhere(s, 'float eps = uintBitsToFloat(params.eps_bits);',
+                      'float eps = 1e-5;  // BUG: eps hard-coded to the usual default', count=2)
+variants['broken_eps_fixed'] = ('eps hard-coded to 1e-5 in both stages: right only for problems with eps = 1e-5', eps_fixed)
+
+# 9. A 128-entry weight cache: channel c reads weight c mod 128.
+def weight_c128(s):
+    return everywhere(s, 'float w = bias[c];',
+                      'float w = bias[c & 127u];  // BUG: weights read modulo 128 channels', count=2)
+variants['broken_weight_c128'] = ('grad_input reads weight[c mod 128]: wrong only with more than 128 channels', weight_c128)
+
+# 10. A 64-channel window per group: channels past the 64th of a group reuse the 64th weight.
+def weight_cpg64(s):
+    return everywhere(s, 'float w = bias[c];',
+                      'float w = bias[c_start + min(c_local, 63u)];  // BUG: 64 weights per group', count=2)
+variants['broken_weight_cpg64'] = ('grad_input reads at most 64 weights per group: wrong only with more than 64 channels per group', weight_cpg64)
+
+# 11. The fold linearised with a fixed row stride of 65536 instead of gl_NumWorkGroups.x.
+def fold_stride(s):
+    return everywhere(s, 'uint linear_workgroup_id() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }',
+                      'uint linear_workgroup_id() { return gl_WorkGroupID.y * 65536u + gl_WorkGroupID.x; }  // BUG: assumes rows of 65536')
+variants['broken_fold_stride'] = ('workgroup id linearised as y * 65536 + x: wrong only when the dispatch folds (N*G > 65535, or C > 65535)', fold_stride)
+
+# 12. grad_weight_bias scales the n = 0 slice of grad_out after it has read it: this run's
+# outputs are right, but every later run (and every later variant) sees a different grad_out.
+def writable(s, binding, block):
+    decl = f'layout(std430, set = 0, binding = {binding}) readonly buffer {block}'
+    return everywhere(s, decl, decl.replace('readonly ', ''))
+
+def writes_input(s):
+    s = writable(s, 0, 'SrcA')
+    return in_weight_bias(s, '    dst[params.channels + c] = acc_db;', '''    dst[params.channels + c] = acc_db;
+    // BUG: writes into its input grad_out (n = 0 only), after its own last read of it
+    for (uint hw = 0u; hw < params.spatial; hw++) {
+      src_a[c * params.spatial + hw] = 2.0 * src_a[c * params.spatial + hw] + 1.0;
+    }''')
+variants['broken_writes_input'] = ('grad_weight_bias writes 2 * grad_out + 1 into grad_out for n = 0 after reading it: its own outputs are right, the next run sees other inputs', writes_input)
+
+# 13. Writes into x only where the output already holds a value: never in a poisoned run
+# (verification), only from the second sample of a hot timing batch on.
+def writes_input_when_timed(s):
+    s = writable(s, 1, 'SrcB')
+    return in_grad_input(s, '    dst[idx] = inv_std * (w * dy - mean_wdy - xhat * mean_wdy_xhat);',
+                         '''    // BUG: a hot timing sample finds the last sample's value, not the poison, and then
+    // writes into its input x (hw = 0 only)
+    if (floatBitsToUint(dst[idx]) != 0x7FC0DEADu && hw == 0u) { src_b[idx] = src_b[idx] + 1.0; }
+    dst[idx] = inv_std * (w * dy - mean_wdy - xhat * mean_wdy_xhat);''')
+variants['broken_writes_input_when_timed'] = ('grad_input adds 1 to x[n, c, 0] when the output was not poisoned, i.e. only in hot timing runs after the first sample', writes_input_when_timed)
+
 header_re = re.compile(r'\A#version 450\n(// .*\n)+', re.M)
 for name, (what, patch) in variants.items():
     body = patch(src)

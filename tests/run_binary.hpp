@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -58,6 +59,8 @@ struct RunSpec {
   double timeout_s = 60;                 // SIGKILL after this
   std::optional<double> sigint_after_s;  // send SIGINT once after this long
   std::vector<std::string> env;          // extra NAME=value entries
+  int signal = SIGINT;                   // what sigint_after_s sends (SIGTERM, SIGHUP: the same)
+  std::string signal_when_stderr_has;    // or: send it once stderr contains this text
 
   // A constructor rather than an aggregate: {args, timeout} leaves the rest at their defaults
   // without -Wmissing-field-initializers warnings.
@@ -101,7 +104,7 @@ inline RunResult run_gnbench(const RunSpec& spec) {
     ::dup2(out, 1);
     ::dup2(err, 2);
     // The test runner may ignore SIGINT (ctest does not, a shell's background job may).
-    ::signal(SIGINT, SIG_DFL);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::signal(sig, SIG_DFL);
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }
@@ -116,8 +119,12 @@ inline RunResult run_gnbench(const RunSpec& spec) {
     pid_t done = ::waitpid(pid, &status, WNOHANG);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (done == pid) break;
-    if (spec.sigint_after_s && !sent_sigint && r.seconds >= *spec.sigint_after_s) {
-      ::kill(pid, SIGINT);
+    const bool due = spec.sigint_after_s ? r.seconds >= *spec.sigint_after_s
+                                         : !spec.signal_when_stderr_has.empty() &&
+                                               slurp(err_path).find(spec.signal_when_stderr_has) !=
+                                                   std::string::npos;
+    if (due && !sent_sigint) {
+      ::kill(pid, spec.signal);
       sent_sigint = true;
     }
     if (r.seconds > spec.timeout_s) {
@@ -135,6 +142,17 @@ inline RunResult run_gnbench(const RunSpec& spec) {
   std::error_code ec;
   fs::remove_all(dir, ec);
   return r;
+}
+
+// A row of gnbench's terminal tables split on runs of two or more spaces (cells never hold two
+// spaces in a row), trailing spaces dropped.
+inline std::vector<std::string> table_cells(const std::string& line) {
+  static const std::regex gap(" {2,}");
+  std::vector<std::string> out;
+  std::string trimmed = line.substr(0, line.find_last_not_of(' ') + 1);
+  for (std::sregex_token_iterator it(trimmed.begin(), trimmed.end(), gap, -1), end; it != end; ++it)
+    out.push_back(*it);
+  return out;
 }
 
 // A fresh empty directory, removed with its contents at the end of the scope.

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "results_schema.hpp"
 #include "run_binary.hpp"
 
 namespace gnbench {
@@ -32,6 +33,7 @@ enum class Setup {
   kKernelsEmpty,      // {tmp}/kernels: an empty folder
   kKernelsFifo,       // {tmp}/kernels/x.json: a FIFO
   kKernelsDirectory,  // {tmp}/kernels/x.json: a directory
+  kSymlinkLoop,       // {tmp}/loop.json -> {tmp}/loop2.json -> {tmp}/loop.json
 };
 
 struct BadCase {
@@ -111,6 +113,17 @@ const std::vector<BadCase> kCases = {
     {"deep_nesting_unclosed",
      {"run", "{data}/deep_nesting_unclosed.json"},
      {"deep_nesting_unclosed.json", "nested deeper than 64 levels"}},
+    {"expect_missing_tensors",
+     {"run", "{data}/expect_missing_tensors.json"},
+     {"expect_missing_tensors.json", "problem 'p'", "field 'expect.tensors'", "missing"}},
+    {"expect_bad_kind",
+     {"run", "{data}/expect_bad_kind.json"},
+     {"expect_bad_kind.json", "field 'expect.tensors.grad_input.kinds[1]' = \"nan\"",
+      "error, nonfinite, unwritten"}},
+    {"expect_bound_below_tolerance",
+     {"run", "{data}/expect_bound_below_tolerance.json"},
+     {"expect_bound_below_tolerance.json", "field 'expect.tensors.grad_input.l2_rel' = 1e-05",
+      "above the tolerance it extends (0.0001)"}},
     {"config_too_large_for_device",
      {"run", "{data}/too_large_for_device.json"},
      {"too_large_for_device.json", "problem 'p'", "tensor x is 160000000 bytes",
@@ -123,7 +136,109 @@ const std::vector<BadCase> kCases = {
      {"dir.json", "it is a directory"},
      Setup::kDirectory},
     {"config_is_fifo", {"run", "{tmp}/fifo.json"}, {"fifo.json", "malformed JSON"}, Setup::kFifo},
-    {"config_is_dev_zero", {"run", "/dev/zero"}, {"/dev/zero", "larger than 64 MiB"}},
+    {"config_is_dev_zero", {"run", "/dev/zero"}, {"/dev/zero", "device"}},
+    {"config_symlink_loop",
+     {"run", "{tmp}/loop.json"},
+     {"loop.json", "symbolic links"},
+     Setup::kSymlinkLoop},
+    {"config_nul_then_garbage",
+     {"run", "{data}/nul_then_garbage.json"},
+     {"nul_then_garbage.json:1:", "NUL byte"}},
+    {"config_inexact_integer_float",
+     {"run", "{data}/inexact_seed.json"},
+     {"inexact_seed.json", "field 'seed'", "inexact"}},
+    {"config_control_characters_in_key",
+     {"run", "{data}/control_char_key.json"},
+     {"control_char_key.json", "ev\\x1b[2Jil\\x0akey"}},
+    // --- issue 19: overflowing products, refused at once and naming the config ---
+    {"one_off_product_wraps_2_64",
+     one_off(
+         {"--batch", "769546", "--channels", "494770", "--spatial", "48448661", "--groups", "1"}),
+     {"command line", "problem 'cli'", "N*C*HW"}},
+    {"one_off_product_exactly_2_64",
+     one_off(
+         {"--batch", "4194304", "--channels", "2097152", "--spatial", "2097152", "--groups", "1"}),
+     {"command line", "over 2^64"}},
+    {"one_off_seed_negative", one_off({"--seed", "-1"}), {"--seed", "negative"}},
+    {"json_empty_path",
+     {"run", "{data}/good.json", "--json", ""},
+     {"--json", "empty path"},
+     Setup::kNone,
+     true},
+    {"json_and_csv_same_path",
+     {"run", "{data}/good.json", "--json", "{tmp}/out.json", "--csv", "{tmp}/./out.json"},
+     {"--json and --csv", "same file"},
+     Setup::kNone,
+     true},
+    {"dump_is_a_file",
+     {"run", "{data}/good.json", "--dump", "{data}/good.json"},
+     {"--dump", "not a directory"}},
+    // --- issue 19: every manifest expression checked for every problem before the first entry
+    {"manifest_dispatch_zero",
+     {"run", "{data}/good.json", "--kernels", "{data}/kernels_dispatch_zero", "--variant",
+      "kernels_dispatch_zero"},
+     {"variant 'kernels_dispatch_zero'", "dispatch[0]", "N - N", "= 0", "problem 'p'"}},
+    {"manifest_dispatch_negative",
+     {"run", "{data}/good.json", "--kernels", "{data}/kernels_dispatch_negative", "--variant",
+      "kernels_dispatch_negative"},
+     {"variant 'kernels_dispatch_negative'", "= -4"}},
+    {"manifest_dispatch_huge",
+     {"run", "{data}/good.json", "--kernels", "{data}/kernels_dispatch_huge", "--variant",
+      "kernels_dispatch_huge"},
+     {"variant 'kernels_dispatch_huge'", "= 8589934592", "[1, 4294967295]"}},
+    {"manifest_params_bad_on_second_problem",
+     {"run", "{data}/two_problems.json", "--kernels", "{data}/kernels_params_second_problem",
+      "--variant", "seed,kernels_params_second_problem"},
+     {"variant 'kernels_params_second_problem'", "params[0]", "problem 'q'"}},
+    {"manifest_traffic_overflow",
+     {"run", "{data}/good.json", "--kernels", "{data}/kernels_traffic_overflow", "--variant",
+      "kernels_traffic_overflow"},
+     {"variant 'kernels_traffic_overflow'", "traffic_bytes", "overflow"}},
+    {"manifest_variant_named_reference",
+     {"run", "{data}/good.json", "--kernels", "{data}/kernels_name_reference"},
+     {"kernels_name_reference/variant.json", "field 'name'", "reference"}},
+    {"manifest_variant_named_dotdot",
+     {"run", "{data}/good.json", "--kernels", "{data}/kernels_name_dotdot"},
+     {"kernels_name_dotdot/variant.json", "field 'name'"}},
+    {"manifest_duplicate_key",
+     {"run", "{data}/good.json", "--kernels", "{data}/kernels_duplicate_key"},
+     {"kernels_duplicate_key/variant.json", "duplicate key", "deterministic"}},
+    // --- issue 19: results files read with the configs' standard (exit 2, the file named) ---
+    {"compare_with_dev_zero",
+     {"compare", "{data}/results_good.json", "/dev/zero"},
+     {"/dev/zero", "device"},
+     Setup::kNone,
+     true},
+    {"compare_with_fifo",
+     {"compare", "{data}/results_good.json", "{tmp}/fifo.json"},
+     {"fifo.json", "malformed JSON"},
+     Setup::kFifo,
+     true},
+    {"compare_benchmarks_object",
+     {"compare", "{data}/results_good.json", "{data}/results_benchmarks_object.json"},
+     {"results_benchmarks_object.json", "benchmarks", "must be a list"},
+     Setup::kNone,
+     true},
+    {"compare_schema_version_string",
+     {"compare", "{data}/results_schema_string.json", "{data}/results_good.json"},
+     {"results_schema_string.json", "schema_version"},
+     Setup::kNone,
+     true},
+    {"compare_1e400",
+     {"compare", "{data}/results_good.json", "{data}/results_1e400.json"},
+     {"results_1e400.json:", "mhz_per_cpu", "1e400"},
+     Setup::kNone,
+     true},
+    {"compare_negative_trials",
+     {"compare", "{data}/results_good.json", "{data}/results_negative_trials.json"},
+     {"results_negative_trials.json", "trials = -1"},
+     Setup::kNone,
+     true},
+    {"merge_zero_batch",
+     {"merge", "{data}/results_good.json", "{data}/results_zero_batch.json", "-o", "{tmp}/m.json"},
+     {"results_zero_batch.json", "problem.batch = 0"},
+     Setup::kNone,
+     true},
     {"no_problems", {"run"}, {"no problems"}},
     // --- variants and manifests (--kernels DIR) ---
     {"unknown_variant",
@@ -244,7 +359,8 @@ const std::vector<BadCase> kCases = {
     // The brief's example: over lavapipe's maxStorageBufferRange (2^27), refused before allocation.
     {"one_off_too_large_lavapipe",
      {"run", "--batch", "1", "--channels", "1", "--spatial", "40000000", "--groups", "1"},
-     {"command line", "problem 'cli'", "tensor x is 160000000 bytes", "maxStorageBufferRange"}},
+     {"command line", "problem 'n1_c1_hw40000000_g1'", "tensor x is 160000000 bytes",
+      "maxStorageBufferRange"}},
     // 8 GB per tensor: over any device's maxStorageBufferRange (at most 2^32 - 1).
     {"one_off_too_large_any_device",
      {"run", "--batch", "1", "--channels", "1", "--spatial", "2000000000", "--groups", "1"},
@@ -289,6 +405,10 @@ TEST_P(BadInput, OneErrorLineExitTwoOutputUntouched) {
       ASSERT_EQ(::mkfifo((tmp / "kernels/x.json").c_str(), 0644), 0);
       break;
     case Setup::kKernelsDirectory: fs::create_directories(tmp / "kernels/x.json"); break;
+    case Setup::kSymlinkLoop:
+      fs::create_symlink(tmp / "loop2.json", tmp / "loop.json");
+      fs::create_symlink(tmp / "loop.json", tmp / "loop2.json");
+      break;
     case Setup::kNone: break;
   }
   RunSpec spec;
@@ -329,6 +449,7 @@ TEST(BadInputHarness, GoodConfigRuns) {
   SCOPED_TRACE(r.describe());
   EXPECT_EQ(r.exit_code, 0);
   EXPECT_TRUE(fs::exists(tmp / "out.json"));
+  testing::expect_valid_results({tmp / "out.json"});
   EXPECT_TRUE(r.err_lines().empty());
 }
 

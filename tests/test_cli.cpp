@@ -22,6 +22,8 @@
 #include "config/config_loader.hpp"
 #include "reference/group_norm.hpp"
 #include "report/npy_writer.hpp"
+#include "run_binary.hpp"
+#include "results_schema.hpp"
 
 namespace gnbench {
 namespace {
@@ -47,15 +49,7 @@ std::string read_file(const fs::path& path) {
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
-// Splits on runs of two or more spaces: the table's cells never hold two spaces in a row.
-std::vector<std::string> cells(const std::string& line) {
-  static const std::regex gap(" {2,}");
-  std::vector<std::string> out;
-  std::string trimmed = line.substr(0, line.find_last_not_of(' ') + 1);
-  for (std::sregex_token_iterator it(trimmed.begin(), trimmed.end(), gap, -1), end; it != end; ++it)
-    out.push_back(*it);
-  return out;
-}
+std::vector<std::string> cells(const std::string& line) { return testing::table_cells(line); }
 
 class Cli : public ::testing::Test {
  protected:
@@ -205,7 +199,7 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
   for (const Problem& p : problems) {
     const std::string name = p.name + "/seed";
     SCOPED_TRACE(name);
-    EXPECT_EQ(iterations[name], 3);
+    EXPECT_EQ(iterations[name], 0);  // samples as one array in the record, rows on request
     ASSERT_TRUE(medians.count(name));
     const json& m = *medians[name];
     EXPECT_EQ(m.at("name"), name + "_median");
@@ -218,7 +212,9 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
     EXPECT_EQ(rec.at("verification").at("tensors")[0].at("tensor"), "grad_input");
     EXPECT_EQ(rec.at("verification").at("tensors")[2].at("tensor"), "grad_bias");
     EXPECT_EQ(rec.at("bitwise_reproducible"), true);
+    EXPECT_EQ(rec.at("cold").at("samples_ns").size(), 3u);
   }
+  testing::expect_valid_results({out});
 
   // An existing results file is never overwritten silently.
   const Result again = gnbench(args);
@@ -227,9 +223,10 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
   EXPECT_NE(again.err.find("out.json"), std::string::npos) << describe(again);
   EXPECT_EQ(read_file(out), original);
 
-  // ...but --force replaces it: a second timed run, which also gives compare.py two files.
+  // ...but --force replaces it: a second timed run, which also gives compare.py two files
+  // (this one with a Google Benchmark row per sample as well).
   fs::copy_file(out, work / "first.json");
-  const Result forced = gnbench(args + " --force");
+  const Result forced = gnbench(args + " --force --per-sample-rows");
   EXPECT_EQ(forced.code, 0) << describe(forced);
   const std::string second = read_file(out);
   EXPECT_NE(second, original);
@@ -237,7 +234,8 @@ TEST_F(Cli, RunWritesTableAndResultsFile) {
   EXPECT_NE(
       replaced.at("context").at("gnbench").at("command_line").get<std::string>().find("--force"),
       std::string::npos);
-  EXPECT_EQ(replaced.at("benchmarks").size(), doc.at("benchmarks").size());
+  EXPECT_EQ(replaced.at("benchmarks").size(), doc.at("benchmarks").size() + 3 * problems.size());
+  testing::expect_valid_results({out});
 
   // Google Benchmark's own compare.py reads both files and reports every problem.
   if (!fs::exists(kCompareScript)) {
@@ -292,6 +290,7 @@ TEST_F(Cli, StageTimesOnlyOnRequest) {
   r = gnbench(base + "stages.json --stage-times");
   ASSERT_EQ(r.code, 0) << describe(r);
   doc = json::parse(read_file(work / "stages.json"));
+  testing::expect_valid_results({work / "plain.json", work / "stages.json"});
   EXPECT_EQ(doc.at("context").at("gnbench").at("timing_mode"), "hot+stage-times");
   const json& stages = record(doc).at("hot").at("stages");
   ASSERT_EQ(stages.size(), 3u) << stages.dump();
@@ -357,7 +356,7 @@ TEST_F(Cli, OneOffProblemFromFlags) {
       gnbench("run --batch 2 --channels 8 --spatial 16 --groups 4 --variant seed --no-timing -q");
   EXPECT_EQ(r.code, 0) << describe(r);
   EXPECT_NE(r.out.find("PASS"), std::string::npos) << describe(r);
-  EXPECT_NE(r.out.find("cli "), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("n2_c8_hw16_g4 "), std::string::npos) << describe(r);
 
   r = gnbench("run --batch 2 --channels 9 --spatial 16 --groups 4 --variant seed --no-timing");
   EXPECT_EQ(r.code, 2) << describe(r);
@@ -395,14 +394,15 @@ TEST_F(Cli, BrokenKernelExitsOne) {
 
 // A declared "fail" that passes is reported as an unexpected pass (XPASS, not a failure of the
 // run); "may_fail" (a failure that depends on the device) is XFAIL when it fails and PASS when
-// it passes.
+// it passes; a failure other than the declared one is FAIL.
 TEST_F(Cli, ExpectationsJudgeVerdicts) {
   auto config = [&](const std::string& verdict) {
     const fs::path path = work / (verdict + ".json");
     std::ofstream(path) << R"({"problems": [{"name": "p", "batch": 2, "channels": 8, "spatial": 16,
         "groups": 4, "expect": {"verdict": ")"
                         << verdict
-                        << R"(", "reason": "test", "variants": ["seed", "broken_skip_tail"]}}]})";
+                        << R"(", "reason": "test", "variants": ["seed", "broken_skip_tail",
+        "broken_off_by_one"], "tensors": {"grad_input": {"kinds": ["unwritten"]}}}}]})";
     return quote(path.string());
   };
   auto verdict_of = [](const Result& r, const std::string& variant) {
@@ -423,6 +423,13 @@ TEST_F(Cli, ExpectationsJudgeVerdicts) {
   r = gnbench("run " + config("may_fail") + broken + " --variant broken_skip_tail --no-timing -q");
   EXPECT_EQ(r.code, 0) << describe(r);
   EXPECT_EQ(verdict_of(r, "broken_skip_tail"), "XFAIL") << describe(r);
+  // Another failure on the same problem is not the declared one: FAIL, exit 1.
+  r = gnbench("run " + config("fail") + broken + " --variant broken_off_by_one --no-timing -q");
+  EXPECT_EQ(r.code, 1) << describe(r);
+  EXPECT_EQ(verdict_of(r, "broken_off_by_one"), "FAIL") << describe(r);
+  EXPECT_NE(r.out.find("not the declared failure (grad_weight failed but is not declared)"),
+            std::string::npos)
+      << describe(r);
 }
 
 // ---- run --dump ----

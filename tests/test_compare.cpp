@@ -86,13 +86,44 @@ TEST(Compare, SlowerWithTightNoiseIsSignificant) {
   EXPECT_LT(e.time.u_test->p_value, 0.001);
 }
 
-TEST(Compare, SlowerWithHugeNoiseIsInconclusive) {
+TEST(Compare, HugeNoiseIsNoisyButNoAlarm) {
+  // The interval spans both sides of +-5 %: nothing can be said, and no evidence of a slowdown.
   RunRecords base = run({entry("p", "v", spread(100e3, 60e3))});
   RunRecords cur = run({entry("p", "v", spread(120e3, 60e3))});
   ComparisonReport r = compare_runs(base, cur, {});
+  const auto& t = find(r, "p/v").time;
+  EXPECT_EQ(t.verdict, TimeVerdict::kNoisy);
+  EXPECT_LT(t.lo, 0);
+  EXPECT_GT(t.hi, 0.05);
+  EXPECT_NE(t.reason.find("straddles"), std::string::npos) << t.reason;
+  EXPECT_EQ(r.exit_code, kCompareOk);
+}
+
+TEST(Compare, SlowerByAboutTheThresholdIsInconclusive) {
+  // 5 % slower, +-3 % spread, 50 samples: surely slower, but on which side of 5 % is unclear.
+  RunRecords base = run({entry("p", "v", spread(100e3, 3e3, 50))});
+  RunRecords cur = run({entry("p", "v", spread(105e3, 3.15e3, 50))});
+  ComparisonReport r = compare_runs(base, cur, {});
+  const auto& t = find(r, "p/v").time;
+  EXPECT_EQ(t.verdict, TimeVerdict::kNoisy);
+  EXPECT_GT(t.lo, 0);
+  EXPECT_LT(t.lo, 0.05);
+  EXPECT_GT(t.hi, 0.05);
+  EXPECT_TRUE(t.significantly_slower());
   EXPECT_EQ(r.exit_code, kCompareInconclusive);
-  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kNoisy);
-  EXPECT_FALSE(find(r, "p/v").time.reason.empty());
+}
+
+TEST(Compare, MoreSamplesSettleANoisyEntry) {
+  // The same 12 % shift of noisy times: NOISY with few samples, SLOWER with many (the interval
+  // narrows like 1/sqrt(n); a rule on the spread of single samples never would).
+  std::vector<TimeVerdict> verdicts;
+  for (size_t n : {6, 400}) {
+    RunRecords base = run({entry("p", "v", spread(100e3, 20e3, n))});
+    RunRecords cur = run({entry("p", "v", spread(112e3, 22.4e3, n))});
+    verdicts.push_back(find(compare_runs(base, cur, {}), "p/v").time.verdict);
+  }
+  EXPECT_EQ(verdicts[0], TimeVerdict::kNoisy);
+  EXPECT_EQ(verdicts[1], TimeVerdict::kSlower);
 }
 
 TEST(Compare, FasterIsReportedNotAFailure) {
@@ -225,17 +256,52 @@ TEST(Compare, TooFewSamplesCannotBeSignificant) {
   RunRecords base = run({entry("p", "v", {100e3, 100e3})});
   RunRecords cur = run({entry("p", "v", {150e3, 150e3})});
   ComparisonReport r = compare_runs(base, cur, {});
-  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kNoisy);
-  EXPECT_EQ(r.exit_code, kCompareInconclusive);
+  const auto& t = find(r, "p/v").time;
+  EXPECT_EQ(t.verdict, TimeVerdict::kNoisy);
+  EXPECT_TRUE(std::isinf(t.lo) && std::isinf(t.hi));
+  EXPECT_NE(t.reason.find("too few samples"), std::string::npos) << t.reason;
+  EXPECT_EQ(r.exit_code, kCompareOk);  // no evidence either way
 }
 
-TEST(Compare, FewSamplesUseTheNoiseBandOnly) {
-  // 3 samples: no U test, but a clear shift beyond both spreads still counts.
-  RunRecords base = run({entry("p", "v", {99e3, 100e3, 101e3})});
-  RunRecords cur = run({entry("p", "v", {129e3, 130e3, 131e3})});
+TEST(Compare, SixSamplesCanConfirmAClearShift) {
+  // 3 samples a side cannot reach 95 % (the exact U test's smallest p is 0.1); 6 can.
+  RunRecords base3 = run({entry("p", "v", {99e3, 100e3, 101e3})});
+  RunRecords cur3 = run({entry("p", "v", {129e3, 130e3, 131e3})});
+  EXPECT_EQ(find(compare_runs(base3, cur3, {}), "p/v").time.verdict, TimeVerdict::kNoisy);
+  RunRecords base = run({entry("p", "v", spread(100e3, 1e3, 6))});
+  RunRecords cur = run({entry("p", "v", spread(130e3, 1e3, 6))});
   ComparisonReport r = compare_runs(base, cur, {});
-  EXPECT_FALSE(find(r, "p/v").time.u_test);
+  EXPECT_EQ(find(r, "p/v").time.verdict, TimeVerdict::kSlower);
   EXPECT_EQ(r.exit_code, kCompareSlower);
+}
+
+TEST(Compare, IntervalLevelIsBonferroniOverTimedEntries) {
+  std::vector<EntryRecord> entries;
+  for (int i = 0; i < 8; ++i)
+    entries.push_back(entry("p" + std::to_string(i), "v", spread(1e3, 10)));
+  entries.push_back(entry("untimed", "v", {}));
+  RunRecords a = run(entries);
+  CompareOptions o;
+  o.alpha = 0.04;
+  ComparisonReport r = compare_runs(a, a, o);
+  EXPECT_EQ(r.timed, 8u);
+  EXPECT_DOUBLE_EQ(r.interval_level, 1 - 0.04 / 8);
+  EXPECT_DOUBLE_EQ(find(r, "p3/v").time.level, r.interval_level);
+  o.alpha = 0;
+  EXPECT_THROW(compare_runs(a, a, o), ConfigError);
+}
+
+TEST(Compare, GeometricMeanOfRatios) {
+  RunRecords base = run({entry("a", "v", spread(100e3, 1e3)), entry("b", "v", spread(100e3, 1e3)),
+                         entry("c", "v", {})});
+  RunRecords cur = run({entry("a", "v", spread(200e3, 2e3)), entry("b", "v", spread(50e3, 0.5e3)),
+                        entry("c", "v", {})});
+  ComparisonReport r = compare_runs(base, cur, {});
+  EXPECT_NEAR(r.geometric_mean_ratio(), 1.0, 1e-12);
+  EXPECT_NEAR(comparison_to_json(r)["summary"]["geometric_mean_ratio"].get<double>(), 1.0, 1e-12);
+  EXPECT_EQ(compare_runs(run({entry("c", "v", {})}), run({entry("c", "v", {})}), {})
+                .geometric_mean_ratio(),
+            0.0);
 }
 
 // An entry timed cold and hot: the same cold times in both runs, hot 20 % slower.
@@ -295,6 +361,15 @@ TEST(Compare, JsonReport) {
   EXPECT_EQ(j["only_in_baseline"][0], "gone/v");
   EXPECT_EQ(j["summary"]["slower"], 1);
   EXPECT_EQ(j["options"]["threshold"], 0.05);
+  const auto& interval = j["entries"][0]["time"]["interval"];
+  ASSERT_EQ(interval.size(), 2u);
+  EXPECT_LT(interval[0].get<double>(), 0.2);
+  EXPECT_GT(interval[1].get<double>(), 0.2);
+  EXPECT_LT(j["entries"][0]["time"]["mann_whitney"]["p_value"].get<double>(), 1e-3);
+  // An unbounded end is null (JSON has no infinity).
+  RunRecords two = run({entry("p", "v", {1e3, 2e3})});
+  EXPECT_TRUE(comparison_to_json(compare_runs(two, two, {}))["entries"][0]["time"]["interval"][0]
+                  .is_null());
 }
 
 }  // namespace

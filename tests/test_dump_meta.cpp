@@ -43,6 +43,8 @@ TEST(DumpMeta, MetaAndStatisticsDescribeTheDumpedProblem) {
                                                         std::to_string(seed),
                                                         "--distribution",
                                                         dist,
+                                                        "--name",
+                                                        "cli",
                                                         "--variant",
                                                         "seed,gn_fused",
                                                         "--no-timing",

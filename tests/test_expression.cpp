@@ -6,7 +6,9 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "config/config_error.hpp"
 #include "runtime/expression.hpp"
@@ -221,6 +223,67 @@ TEST(Expression, SyntaxErrorsNameTheColumn) {
   expect_error("foo(1, 2)", {"unknown function 'foo'", "ceil_div, min, max", "at column 1"});
   expect_error("3 + sqrt(4)", {"unknown function 'sqrt'", "at column 5"});
   expect_error("1.5", {"unexpected '.'", "at column 2"});
+}
+
+// A skip reason a user can check: the values of the names the condition uses, then its first
+// false term stated as what holds. Generated conditions "T1 && T2 && T3" over random values:
+// the stated term, parsed on its own, must hold for those values, and it must be the negation
+// of the first false term.
+TEST(Expression, ExplainFalseStatesWhatHolds) {
+  std::mt19937 rng(16);
+  const std::vector<std::string> names{"CPG", "HW", "SUBGROUP", "N"};
+  const std::vector<std::string> ops{"==", "!=", "<", "<=", ">", ">="};
+  const std::vector<std::string> opposite{"!=", "==", ">=", ">", "<=", "<"};
+  auto pick = [&rng](size_t n) { return std::uniform_int_distribution<size_t>(0, n - 1)(rng); };
+  auto operand = [&]() -> std::string {
+    switch (pick(5)) {
+      case 0: return names[pick(names.size())];
+      case 1: return std::to_string(pick(9));
+      case 2: return names[pick(names.size())] + " % " + std::to_string(1 + pick(8));
+      case 3: return "(" + names[pick(names.size())] + " / 4)";
+      default: return "(" + names[pick(names.size())] + " || " + names[pick(names.size())] + ")";
+    }
+  };
+  int explained = 0;
+  for (int round = 0; round < 300; ++round) {
+    Variables vars;
+    for (const auto& n : names) vars[n] = static_cast<int64_t>(pick(40));
+    // Each term with what holds when it is false: the opposite comparison, or "X == 0".
+    std::vector<std::string> terms, negations;
+    for (size_t i = 0, count = 1 + pick(3); i < count; ++i) {
+      const std::string a = operand(), b = operand();
+      const size_t op = pick(ops.size() + 1);
+      terms.push_back(op == ops.size() ? a : a + " " + ops[op] + " " + b);
+      negations.push_back(op == ops.size() ? a + " == 0" : a + " " + opposite[op] + " " + b);
+    }
+    std::string text;
+    for (const auto& t : terms) text += (text.empty() ? "" : " && ") + t;
+    const Expression e(text, kWhere);
+    if (e.evaluate(vars)) continue;
+    ++explained;
+    const std::string why = e.explain_false(vars);
+    SCOPED_TRACE(text + "  ->  " + why);
+    // Exactly the names the condition uses, with their values, sorted (none: no prefix).
+    std::string values;
+    for (const auto& [name, value] : vars)
+      if (text.find(name) != std::string::npos)
+        values += (values.empty() ? "" : " ") + name + "=" + std::to_string(value);
+    const std::string prefix = values.empty() ? "" : values + ": ";
+    ASSERT_EQ(why.substr(0, prefix.size()), prefix);
+    const std::string stated = why.substr(prefix.size());
+    EXPECT_EQ(eval(stated, vars), 1);
+    // ...and it is the negation of the first false term.
+    size_t first_false = 0;
+    while (eval(terms[first_false], vars)) ++first_false;
+    EXPECT_EQ(stated, negations[first_false]);
+  }
+  EXPECT_GT(explained, 50);
+  EXPECT_EQ(Expression("HW % 4 == 0", kWhere).explain_false({{"HW", 37}, {"CPG", 4}}),
+            "HW=37: HW % 4 != 0");
+  EXPECT_EQ(Expression("CPG && (HW || N)", kWhere).explain_false({{"HW", 0}, {"N", 0}, {"CPG", 1}}),
+            "CPG=1 HW=0 N=0: (HW || N) == 0");
+  EXPECT_EQ(Expression("HW || N", kWhere).explain_false({{"HW", 0}, {"N", 0}}),
+            "HW=0 N=0: (HW || N) == 0");
 }
 
 TEST(Expression, ErrorsAreConfigErrors) {

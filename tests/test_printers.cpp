@@ -119,8 +119,10 @@ TEST(SummaryTable, OneModeHasOneMedianColumn) {
 }
 
 TEST(SummaryTable, BothModesShowColdAndHotMedians) {
-  const SummaryTable t = summary_table(
-      run({entry("a", 2000, 1500), entry("s", {}, {}, Verdict::kSkipped)}, "cold+hot"));
+  const RunRecords records =
+      run({entry("a", 2000, 1500), entry("s", {}, {}, Verdict::kSkipped)}, "cold+hot");
+  EXPECT_EQ(summary_table(records).rows.size(), 1u);  // SKIP rows only counted by default
+  const SummaryTable t = summary_table(records, TableOptions{true});
   const auto at = [&](const std::string& title) {
     const auto it = std::find(t.titles.begin(), t.titles.end(), title);
     EXPECT_NE(it, t.titles.end()) << title;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -266,6 +268,31 @@ TEST(Reference, FloatOverloadWidensExactly) {
   const ReferenceOutputs c = reference::backward(s, in.grad_out.cast<double>(), in.x.cast<double>(),
                                                  in.weight.cast<double>(), 1e-5);
   EXPECT_FALSE((a.grad_input == c.grad_input).all());
+}
+
+// The float overload widens one block at a time on the thread pool; on random shapes, large
+// enough to run on several threads and with blocks at every alignment, it stays bitwise the
+// float64 overload over whole widened arrays.
+TEST(Reference, BlockwiseWideningIsBitwiseTheWholeArrayOne) {
+  std::mt19937_64 rng(21);
+  const std::vector<std::string> kinds = kind_names();
+  for (int t = 0; t < 12; ++t) {
+    const uint32_t groups = 1 + static_cast<uint32_t>(rng() % 8);
+    const Shape s{1 + static_cast<uint32_t>(rng() % 5),
+                  groups * (1 + static_cast<uint32_t>(rng() % 9)),
+                  1 + static_cast<uint32_t>(rng() % 4099), groups};
+    const std::string& kind = kinds[rng() % kinds.size()];
+    SCOPED_TRACE(testing::Message() << s.batch << "x" << s.channels << "x" << s.spatial << "/"
+                                    << s.groups << " " << kind);
+    const Inputs in = generate_inputs(s, {kind, 0.0}, rng());
+    const ReferenceOutputs a = reference::backward(s, in, 1e-5f);
+    const ReferenceOutputs b =
+        reference::backward(s, in.grad_out.cast<double>(), in.x.cast<double>(),
+                            in.weight.cast<double>(), static_cast<double>(1e-5f));
+    EXPECT_EQ(std::memcmp(a.grad_input.data(), b.grad_input.data(), a.grad_input.size() * 8), 0);
+    EXPECT_TRUE((a.grad_weight == b.grad_weight).all());
+    EXPECT_TRUE((a.grad_bias == b.grad_bias).all());
+  }
 }
 
 TEST(Reference, ForwardIsNormalizedPerGroup) {

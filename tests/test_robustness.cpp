@@ -4,6 +4,7 @@
 // the seed and every shipped variant run clean under the Khronos validation layer.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "report/results_json.hpp"
+#include "results_schema.hpp"
 #include "run_binary.hpp"
 #include "runtime/manifest.hpp"
 #include "runtime/vulkan_context.hpp"
@@ -29,7 +31,10 @@ using testing::TempDir;
 
 const std::string kSource = GNBENCH_SOURCE_DIR;
 
-TEST(Interrupt, SigintWritesTheFinishedProblemsMarkedIncomplete) {
+// SIGTERM and SIGHUP (timeout, CI cancellation, Slurm) are handled like SIGINT.
+class Interrupt : public ::testing::TestWithParam<int> {};
+
+TEST_P(Interrupt, SignalWritesTheFinishedProblemsMarkedIncomplete) {
   TempDir tmp("sigint");
   // 192 problems of up to a few million elements: far more than the run gets through in 2 s.
   std::ofstream(tmp / "long.json")
@@ -42,10 +47,11 @@ TEST(Interrupt, SigintWritesTheFinishedProblemsMarkedIncomplete) {
   RunRecords records;
   for (double delay : {2.0, 5.0, 15.0}) {
     fs::remove(out);
-    r = testing::run_gnbench(
-        {{"run", tmp / "long.json", "--variant", "seed", "--no-timing", "--quiet", "--json", out},
-         120,
-         delay});
+    testing::RunSpec spec(
+        {"run", tmp / "long.json", "--variant", "seed", "--no-timing", "--quiet", "--json", out},
+        120, delay);
+    spec.signal = GetParam();
+    r = testing::run_gnbench(spec);
     if (!fs::exists(out)) break;
     records = read_results_file(out);  // valid JSON, a results file gnbench reads back
     if (!records.entries.empty()) break;
@@ -56,6 +62,7 @@ TEST(Interrupt, SigintWritesTheFinishedProblemsMarkedIncomplete) {
   EXPECT_EQ(r.exit_code, 130);
   ASSERT_TRUE(fs::exists(out));
   EXPECT_FALSE(records.context.complete);
+  testing::expect_valid_results({out});
   EXPECT_GT(records.entries.size(), 0u) << "nothing finished before the SIGINT";
   EXPECT_LT(records.entries.size(), 192u) << "the run finished before the SIGINT";
   for (const auto& e : records.entries)
@@ -63,6 +70,39 @@ TEST(Interrupt, SigintWritesTheFinishedProblemsMarkedIncomplete) {
   // Written atomically: no temporary file left next to it.
   for (const auto& entry : fs::directory_iterator(tmp.path()))
     EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
+}
+
+INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM, SIGHUP),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return std::string(info.param == SIGINT    ? "SIGINT"
+                                              : info.param == SIGTERM ? "SIGTERM"
+                                                                      : "SIGHUP");
+                         });
+
+// --json - is standard output (the table moves to stderr); a device is written through and
+// stays a device even with --force; a --dump write that fails is reported as such, the run
+// goes on and the results are written (exit 2: an output asked for is incomplete).
+TEST(Outputs, StdoutDevicesAndDumpFailures) {
+  TempDir tmp("outputs");
+  fs::create_directories(tmp / "dump");
+  std::ofstream(tmp / "dump/p") << "a file where the problem's dump folder goes";
+  RunResult r =
+      testing::run_gnbench({{"run", kSource + "/tests/data/cli_bad/good.json", "--variant", "seed",
+                             "--no-timing", "--quiet", "--json", "-", "--csv", "/dev/null", "--md",
+                             tmp / "out.md", "--dump", tmp / "dump", "--force"},
+                            120});
+  SCOPED_TRACE(r.describe());
+  EXPECT_EQ(r.signal, 0);
+  EXPECT_EQ(r.exit_code, 2);
+  const RunRecords records = results_from_json(nlohmann::json::parse(r.out), "stdout");
+  ASSERT_EQ(records.entries.size(), 1u);
+  EXPECT_EQ(records.entries[0].verdict, Verdict::kPass) << records.entries[0].message;
+  EXPECT_NE(r.err.find("gnbench: error: --dump: "), std::string::npos);
+  EXPECT_NE(r.err.find("the run goes on"), std::string::npos);
+  EXPECT_NE(r.err.find("PASS"), std::string::npos) << "the table goes to stderr";
+  EXPECT_TRUE(fs::is_character_file("/dev/null"));
+  EXPECT_FALSE(fs::exists("-"));
+  EXPECT_TRUE(fs::exists(tmp / "out.md"));
 }
 
 TEST(Outputs, JsonReplacedOnlyWithForce) {
@@ -85,6 +125,7 @@ TEST(Outputs, JsonReplacedOnlyWithForce) {
   SCOPED_TRACE(forced.describe());
   EXPECT_EQ(forced.exit_code, 0);
   EXPECT_TRUE(read_results_file(out).context.complete);
+  testing::expect_valid_results({out});
 }
 
 // tests/kernels_hang/hang.json spins for many seconds (on lavapipe) where N == 1 and does not
@@ -107,6 +148,7 @@ TEST(KernelTimeout, HungKernelIsAnErrorAndTheRunGoesOn) {
   ASSERT_TRUE(fs::exists(out));
   RunRecords records = read_results_file(out);
   EXPECT_TRUE(records.context.complete);
+  testing::expect_valid_results({out});
   std::map<std::string, const EntryRecord*> by_name;
   for (const auto& e : records.entries) by_name[e.name()] = &e;
   ASSERT_TRUE(by_name.count("first/hang"));
@@ -119,6 +161,33 @@ TEST(KernelTimeout, HungKernelIsAnErrorAndTheRunGoesOn) {
   }
   ASSERT_TRUE(by_name.count("second/hang"));
   EXPECT_EQ(by_name["second/hang"]->verdict, Verdict::kSkipped);
+}
+
+// A stop (here SIGTERM) while a kernel runs past --kernel-timeout used to wait for the kernel's
+// end: now the finished problems are written, marked incomplete, and gnbench exits 130 at once.
+TEST(KernelTimeout, StopWhileAKernelOverrunsSavesWhatFinished) {
+  TempDir tmp("hangstop");
+  std::ofstream(tmp / "two.json") << R"({"problems": [
+      {"name": "first", "batch": 2, "channels": 8, "spatial": 64, "groups": 4},
+      {"name": "second", "batch": 1, "channels": 8, "spatial": 64, "groups": 4}]})";
+  const std::string out = tmp / "out.json";
+  testing::RunSpec spec(
+      {"run", tmp / "two.json", "--kernels", kSource + "/tests/kernels_hang", "--variant",
+       "hang,seed", "--no-timing", "--quiet", "--kernel-timeout", "1", "--json", out},
+      300);
+  spec.signal = SIGTERM;
+  spec.signal_when_stderr_has = "did not finish within";
+  RunResult r = testing::run_gnbench(spec);
+  SCOPED_TRACE(r.describe());
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.signal, 0);
+  EXPECT_EQ(r.exit_code, 130);
+  EXPECT_NE(r.err.find("saving what finished"), std::string::npos);
+  ASSERT_TRUE(fs::exists(out));
+  const RunRecords records = read_results_file(out);
+  EXPECT_FALSE(records.context.complete);
+  ASSERT_EQ(records.entries.size(), 2u);  // the first problem: hang SKIP, seed PASS
+  for (const auto& e : records.entries) EXPECT_EQ(e.problem.name, "first");
 }
 
 // Runs `variants` (empty: all) on `problems` with the validation layer (core + synchronization)

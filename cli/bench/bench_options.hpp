@@ -2,10 +2,13 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "config/problem.hpp"
+#include "runtime/cache_flush.hpp"
 #include "runtime/vulkan_context.hpp"
 #include "timing/sampler.hpp"
 
@@ -17,12 +20,18 @@ struct BenchOptions {
   std::vector<std::string> variants;                  // names or globs; empty = every variant
   uint32_t trials = 1;
   bool timing = true;
-  bool cold = true;          // flush caches between samples
-  bool hot = false;          // back-to-back samples
+  bool cold = true;                        // flush caches between samples
+  bool hot = false;                        // back-to-back samples
+  FlushMethod flush = FlushMethod::kRead;  // how cold samples empty the caches (--flush)
   bool stage_times = false;  // a timestamp after every stage (they drain the pipeline)
   SamplingOptions sampling;
-  bool measure_copy_bandwidth = true;
+  bool measure_copy_bandwidth = true;  // false: --copy-bandwidth off
+  std::optional<double> copy_gbps;     // --copy-bandwidth GBPS: given, not measured
   std::optional<std::filesystem::path> dump_dir;
+  // run --variant best: each problem runs only the variant this returns ({name, how chosen};
+  // name empty: none), given which selected variants admit the shape on the device.
+  using Admits = std::function<bool(const std::string&)>;
+  std::function<std::pair<std::string, std::string>(const Shape&, const Admits&)> choose;
 };
 
 }  // namespace gnbench

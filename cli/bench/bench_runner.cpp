@@ -1,30 +1,28 @@
 #include "bench/bench_runner.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <iostream>
 #include <optional>
 #include <set>
 
 #include "bench/dump.hpp"
+#include "bench/input_guard.hpp"
+#include "bench/output_hash.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
 #include "inputs/input_generator.hpp"
 #include "reference/group_norm.hpp"
 #include "runtime/bandwidth_probe.hpp"
+#include "runtime/variant_checks.hpp"
 #include "runtime/variant_runner.hpp"
 #include "runtime/vulkan_context.hpp"
+#include "verify/expectation_match.hpp"
 
 namespace gnbench {
 
 namespace {
-
-bool bitwise_equal(const GpuOutputs& a, const GpuOutputs& b) {
-  auto same = [](const Eigen::ArrayXf& x, const Eigen::ArrayXf& y) {
-    return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(float)) == 0;
-  };
-  return same(a.grad_input, b.grad_input) && same(a.grad_weight, b.grad_weight) &&
-         same(a.grad_bias, b.grad_bias);
-}
 
 // Worse = failing before passing, then the larger scaled error.
 bool worse(const VerificationResult& a, const VerificationResult& b) {
@@ -41,16 +39,64 @@ uint64_t required_bytes(const Shape& s) {
   return 4 * (3 * s.elements() + 3 * uint64_t{s.channels});
 }
 
-// Expected failures turn FAIL into XFAIL, and PASS into XPASS unless declared may_fail.
+// What an entry's failure has beyond what its problem's expectation declares ("" if nothing).
+std::string undeclared_failure(const EntryRecord& e) {
+  if (!e.input_write.empty()) return "it wrote into an input";
+  if (e.bitwise_reproducible == false && e.declared_deterministic)
+    return "declared deterministic, but two runs differ bitwise";
+  return undeclared_failure(e.problem.expect, e.problem.tolerances, e.verification, e.invariants);
+}
+
+// Expected failures turn FAIL into XFAIL, and PASS into XPASS unless declared may_fail. A
+// failure the expectation does not declare stays FAIL.
 void apply_expectation(EntryRecord& e) {
   if (!e.problem.expect.applies_to(e.variant)) return;
   if (e.verdict == Verdict::kFail) {
+    const std::string other = undeclared_failure(e);
+    if (!other.empty()) {
+      e.message = "not the declared failure (" + other + "): " + e.message;
+      return;
+    }
     e.verdict = Verdict::kXFail;
     e.message = "expected failure (" + e.problem.expect.reason + "): " + e.message;
   } else if (e.verdict == Verdict::kPass &&
              e.problem.expect.outcome == Expectation::Outcome::kFail) {
     e.verdict = Verdict::kXPass;
     e.message = "unexpected pass: declared expected to fail (" + e.problem.expect.reason + ")";
+  }
+}
+
+// The verdict of an entry that ran: input writes, verification, invariants, determinism, then
+// expectations.
+void judge(EntryRecord& e) {
+  if (e.verdict == Verdict::kPass) {
+    bool ok = e.verification.pass && e.invariants.pass;
+    if (!e.input_write.empty()) {
+      e.verdict = Verdict::kFail;
+      e.message = e.input_write;
+    } else if (!ok) {
+      e.verdict = Verdict::kFail;
+      e.message = !e.verification.pass
+                      ? (e.failed_after_timing ? "after timing: " : "") + e.verification.summary()
+                      : "invariant violated: " + e.invariants.failure;
+    } else if (e.bitwise_reproducible == false && e.declared_deterministic) {
+      e.verdict = Verdict::kFail;
+      e.message = "declared deterministic, but two runs on the same inputs differ bitwise";
+    }
+  }
+  if (e.verdict == Verdict::kError && !e.input_write.empty()) e.message += "; " + e.input_write;
+  apply_expectation(e);
+}
+
+// A variant that failed mid-run may have written into the inputs too: the next one must not
+// see that. When even the check fails, no later entry can be trusted to the original inputs.
+void restore_after_error(InputGuard& guard, EntryRecord& e, VulkanContext& ctx) {
+  if (ctx.lost()) return;
+  try {
+    guard.check_and_restore(e.input_write, "before its error");
+  } catch (const std::exception& ex) {
+    if (!ctx.lost())
+      ctx.mark_lost(std::string("restoring the inputs after an error: ") + ex.what());
   }
 }
 
@@ -71,6 +117,18 @@ BenchRunner::BenchRunner(BenchOptions options) : options_(std::move(options)) {
 
 BenchRunner::~BenchRunner() = default;
 
+std::string BenchRunner::choose_for(const Problem& problem, nlohmann::json& choices) const {
+  if (!options_.choose) return "";
+  auto admits = [&](const std::string& name) {
+    for (const VariantSpec* v : selected_)
+      if (v->name == name) return not_applicable_reason(*v, problem.shape, ctx_->info()).empty();
+    return false;
+  };
+  auto [variant, how] = options_.choose(problem.shape, admits);
+  choices[problem.name] = {{"variant", variant}, {"how", how}};
+  return variant.empty() ? kNoChoice : variant;
+}
+
 void BenchRunner::check_problems(const std::vector<Problem>& problems,
                                  const std::string& source) const {
   std::set<std::string> names;
@@ -78,6 +136,14 @@ void BenchRunner::check_problems(const std::vector<Problem>& problems,
     if (!names.insert(p.name).second)
       throw ConfigError(source + ": problem '" + p.name + "' appears twice");
     uint64_t extra = 0;
+    for (const VariantSpec* v : selected_) {
+      // Every expression of every entry, now: a bad one must not end the run half way.
+      try {
+        check_variant_expressions(*v, p.shape, ctx_->info());
+      } catch (const ConfigError& e) {
+        throw ConfigError(std::string(e.what()) + " (on problem '" + p.name + "')");
+      }
+    }
     for (const VariantSpec* v : selected_)
       if (not_applicable_reason(*v, p.shape, ctx_->info()).empty())
         extra =
@@ -86,9 +152,24 @@ void BenchRunner::check_problems(const std::vector<Problem>& problems,
   }
 }
 
+std::vector<PlannedEntry> BenchRunner::plan(const std::vector<Problem>& problems) const {
+  std::vector<PlannedEntry> out;
+  for (const Problem& p : problems)
+    for (const VariantSpec* v : selected_)
+      out.push_back({p, v->name, not_applicable_reason(*v, p.shape, ctx_->info())});
+  return out;
+}
+
 RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress& progress,
-                            const std::atomic<bool>* stop) {
+                            const std::atomic<bool>* stop,
+                            const std::function<void(const RunRecords&)>& on_abandon) {
   RunRecords records;
+  ctx_->set_abandon_handler([&] {
+    RunRecords partial = records;
+    partial.context.complete = false;
+    partial.context.validation_messages = ctx_->validation_messages();
+    if (on_abandon) on_abandon(partial);
+  });
   records.context.device = ctx_->info().to_json();
   records.context.device_fingerprint = ctx_->info().fingerprint();
   records.context.validation = ctx_->validation_enabled();
@@ -98,11 +179,29 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
                                                                 : "hot";
   // Stage timestamps add pipeline drains to the totals: such totals are not like for like.
   if (options_.timing && options_.stage_times) records.context.timing_mode += "+stage-times";
+  if (options_.timing && options_.cold && options_.flush == FlushMethod::kFill)
+    records.context.timing_mode += "+fill-flush";
 
   // Shaders first: a shader that does not compile is a configuration error, found before the
   // seconds the copy-bandwidth probe takes.
-  std::vector<CompiledVariant> compiled;
-  for (const VariantSpec* v : selected_) compiled.push_back(compile_variant(*ctx_, *v));
+  // Compiled once per runner: the shrinker calls run() again and again on small problems.
+  // A pipeline the driver fails to create is that variant's ERROR; the run goes on.
+  if (compiled_.empty()) {
+    compile_errors_.assign(selected_.size(), std::string());
+    for (size_t v = 0; v < selected_.size(); ++v) {
+      try {
+        compiled_.push_back(compile_variant(*ctx_, *selected_[v]));
+      } catch (const ConfigError&) {
+        compiled_.clear();
+        throw;  // the shader itself is wrong: a configuration error, before any work
+      } catch (const std::exception& ex) {  // vk::SystemError, out of memory, ...
+        compiled_.push_back(CompiledVariant{selected_[v], {}});
+        compile_errors_[v] = std::string("creating the pipeline: ") + ex.what();
+      }
+    }
+  }
+  const std::vector<CompiledVariant>& compiled = compiled_;
+  const std::vector<std::string>& compile_error = compile_errors_;
   for (const CompiledVariant& c : compiled)
     for (size_t s = 0; s < c.stages.size(); ++s)
       if (!c.stages[s]->statistics().empty())
@@ -113,7 +212,12 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   // buffer pairs; the highest reading counts (nothing copies faster than the device can).
   // On the H200 a copy runs at ~4200 or ~1720 GB/s, changing between buffer pairs and
   // probes (runs 12-19); a single reading could not tell that from a slow device.
-  const bool probe = options_.timing && options_.measure_copy_bandwidth;
+  // --copy-bandwidth GBPS stands in for the probe (sweeps need not pay for it at every point).
+  const bool probe = options_.timing && options_.measure_copy_bandwidth && !options_.copy_gbps;
+  if (options_.timing && options_.copy_gbps) {
+    records.context.copy_gbps = *options_.copy_gbps;
+    records.context.copy_bandwidth = {{"gbps", *options_.copy_gbps}, {"source", "given"}};
+  }
   std::vector<CopyBandwidth> probes;
   auto record_probe = [&] {
     probes.push_back(measure_copy_bandwidth(*ctx_, options_.kernel_folders.front()));
@@ -127,6 +231,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     }
     records.context.copy_gbps = best->gbps;
     records.context.copy_bandwidth = {{"gbps", best->gbps},
+                                      {"source", "measured"},
                                       {"bytes_per_copy", best->bytes_per_copy},
                                       {"time_ns", to_json(best->time_ns)},
                                       {"probes_gbps", readings},
@@ -137,9 +242,37 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     record_probe();
   }
 
+  // One flush buffer for the whole run, allocated before the problems' buffers.
+  std::unique_ptr<CacheFlush> flush;
+  if (options_.timing && options_.cold)
+    flush = std::make_unique<CacheFlush>(*ctx_, options_.kernel_folders.front(), options_.flush);
+
+  // A --dump write that fails (disk full, permissions) is reported as that, once; it is not
+  // the kernel's failure and the run goes on without dumping.
+  bool dumping = options_.dump_dir.has_value();
+  auto dump = [&](const std::function<void()>& write) {
+    if (!dumping) return;
+    try {
+      write();
+    } catch (const std::exception& ex) {
+      dumping = false;
+      records.context.dump_error = ex.what();
+      std::cerr << "gnbench: error: --dump: " << ex.what() << " (no more dumps; the run goes on)\n";
+    }
+  };
+
   Transfer transfer(*ctx_);
   const size_t total = problems.size() * selected_.size();
   for (const Problem& problem : problems) {
+    const std::string chosen = choose_for(problem, records.context.dispatch_choices);
+    if (chosen == kNoChoice) {
+      EntryRecord none;
+      none.problem = problem;
+      none.variant = "best";
+      none.message = "no variant of the dispatch table admits this shape on this device";
+      records.entries.push_back(std::move(none));
+      continue;
+    }
     std::vector<EntryRecord> entries(selected_.size());
     for (size_t v = 0; v < selected_.size(); ++v) {
       EntryRecord& e = entries[v];
@@ -151,9 +284,20 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
         e.actual_bytes = selected_[v]->traffic_bytes->evaluate(
             problem_variables(problem.shape, ctx_->info().limits.subgroup_size));
       e.message = not_applicable_reason(*selected_[v], problem.shape, ctx_->info());
+      if (!chosen.empty() && e.variant != chosen) e.message = "not chosen";
       e.verdict = e.message.empty() ? Verdict::kPass : Verdict::kSkipped;
+      if (e.verdict == Verdict::kPass && !compile_error[v].empty()) {
+        e.verdict = Verdict::kError;
+        e.message = compile_error[v];
+      }
     }
 
+    // Judged and reported as soon as its last trial is done (skips are not reported).
+    std::vector<bool> finished(entries.size(), false);
+    auto finish = [this](EntryRecord& e) {
+      judge(e);
+      if (on_finished_ && e.verdict != Verdict::kSkipped) on_finished_(e);
+    };
     // Every entry still to run becomes ERROR (device lost, inputs the driver refused).
     auto fail_remaining = [&entries](const std::string& why) {
       for (auto& e : entries)
@@ -184,12 +328,14 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
         break;
       }
       const DeviceInputs& device_inputs = *device_inputs_storage;
-      if (trial == 0 && options_.dump_dir) {
-        std::vector<std::string> dumped;
-        for (const auto& e : entries)
-          if (e.verdict != Verdict::kSkipped) dumped.push_back(e.variant);
-        dump_problem(*options_.dump_dir, problem, inputs, ref, dumped);
-      }
+      InputGuard input_guard(transfer, device_inputs, inputs, problem.shape);
+      if (trial == 0)
+        dump([&] {
+          std::vector<std::string> dumped;
+          for (const auto& e : entries)
+            if (e.verdict != Verdict::kSkipped) dumped.push_back(e.variant);
+          dump_problem(*options_.dump_dir, problem, inputs, ref, dumped);
+        });
 
       for (size_t v = 0; v < selected_.size(); ++v) {
         EntryRecord& e = entries[v];
@@ -216,27 +362,39 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
             e.invariants = inv;
           }
           ++e.trials;
-          if (trial == 0 && options_.dump_dir)
-            dump_outputs(*options_.dump_dir, problem, e.variant, out);
+          if (trial == 0) dump([&] { dump_outputs(*options_.dump_dir, problem, e.variant, out); });
+          // Compared by hash, so that a second full copy of the outputs is never held.
+          const uint64_t first = trial == 0 ? output_hash(out) : 0;
           if (trial == 0) {
-            e.bitwise_reproducible = bitwise_equal(out, runner.run_once());
+            out = GpuOutputs{};
+            e.bitwise_reproducible = first == output_hash(runner.run_once());
+          }
+          // Once per variant, not per timing sample: a read-back of the inputs costs about as
+          // much as one run. Timed runs are checked after them (docs/robustness.md).
+          input_guard.check_and_restore(e.input_write, "during its verification runs");
+          if (trial == 0) {
             if (options_.timing) {
               const bool stages = options_.stage_times;
               auto batch = [&](bool cold) {
-                return
-                    [&runner, cold, stages](uint32_t n) { return runner.sample(n, cold, stages); };
+                const CacheFlush* f = cold ? flush.get() : nullptr;
+                return [&runner, f, stages](uint32_t n) { return runner.sample(n, f, stages); };
               };
               const auto names = stages ? runner.stage_names() : std::vector<std::string>{};
               if (options_.cold) e.cold = measure(batch(true), options_.sampling, names, "cold");
               if (options_.hot) e.hot = measure(batch(false), options_.sampling, names, "hot");
-              // The timed runs must have computed the same right answer.
+              // The timed runs must have computed the same right answer: outputs bitwise
+              // those verified need no second verification.
+              GpuOutputs timed = runner.read_outputs();
               VerificationResult after =
-                  verify(problem.shape, runner.read_outputs(), ref, problem.tolerances);
+                  output_hash(timed) == first
+                      ? check
+                      : verify(problem.shape, timed, ref, problem.tolerances);
               e.checked_after_timing = true;
               if (!after.pass && e.verification.pass) {
                 e.verification = after;
                 e.failed_after_timing = true;
               }
+              input_guard.check_and_restore(e.input_write, "during its timed runs");
             }
           }
         } catch (const KernelTimeout& ex) {
@@ -254,25 +412,20 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
           e.verdict = Verdict::kError;
           e.message = ex.what();
         }
+        if (e.verdict == Verdict::kError) restore_after_error(input_guard, e, *ctx_);
+        if (trial + 1 == options_.trials) {
+          finish(e);
+          finished[v] = true;
+        }
       }
     }
-    for (auto& e : entries) {
+    for (size_t v = 0; v < entries.size(); ++v) {
+      EntryRecord& e = entries[v];
       // Interrupted before it ran: left out, not judged (its empty verification would read as
       // a failure and turn a Ctrl-C into exit 1 with a bogus FAIL entry).
       if (e.trials == 0 && e.verdict == Verdict::kPass) continue;
-      if (e.verdict == Verdict::kPass) {
-        bool ok = e.verification.pass && e.invariants.pass;
-        if (!ok) {
-          e.verdict = Verdict::kFail;
-          e.message = !e.verification.pass ? (e.failed_after_timing ? "after timing: " : "") +
-                                                 e.verification.summary()
-                                           : "invariant violated: " + e.invariants.failure;
-        } else if (e.bitwise_reproducible == false && e.declared_deterministic) {
-          e.verdict = Verdict::kFail;
-          e.message = "declared deterministic, but two runs on the same inputs differ bitwise";
-        }
-      }
-      apply_expectation(e);
+      if (!chosen.empty() && e.variant != chosen) continue;  // --variant best: only the choice
+      if (!finished[v]) finish(e);
       records.entries.push_back(std::move(e));
     }
     if (stop && *stop) {
@@ -284,6 +437,8 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     progress("measuring copy bandwidth again", records.entries.size(), total);
     record_probe();
   }
+  records.context.validation_messages = ctx_->validation_messages();
+  ctx_->set_abandon_handler({});  // it refers to `records`, which ends here
   progress("done", records.entries.size(), total);
   return records;
 }

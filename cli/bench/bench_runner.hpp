@@ -11,7 +11,9 @@
 #include "bench/bench_options.hpp"
 #include "config/problem.hpp"
 #include "report/records.hpp"
+#include "report/run_plan.hpp"
 #include "runtime/manifest.hpp"
+#include "runtime/variant_runner.hpp"
 
 namespace gnbench {
 
@@ -31,16 +33,32 @@ class BenchRunner {
   // Checks every problem against the device before anything is allocated (ConfigError).
   void check_problems(const std::vector<Problem>& problems, const std::string& source) const;
 
+  // Every problem x variant in run order, with why it would be skipped ("" = it runs).
+  std::vector<PlannedEntry> plan(const std::vector<Problem>& problems) const;
+
+  // Called with each entry that ran once its verdict is final (not for skipped entries).
+  void on_entry_finished(std::function<void(const EntryRecord&)> f) { on_finished_ = std::move(f); }
+
   // Runs every problem x variant. Stops between entries when `stop` becomes true and marks
-  // the records incomplete.
+  // the records incomplete. When `stop` comes while a kernel overruns --kernel-timeout (the
+  // wait cannot be cut short safely), `on_abandon` gets the finished problems' records, marked
+  // incomplete, just before the process exits with 130.
   RunRecords run(const std::vector<Problem>& problems, const Progress& progress,
-                 const std::atomic<bool>* stop);
+                 const std::atomic<bool>* stop,
+                 const std::function<void(const RunRecords&)>& on_abandon = {});
 
  private:
   BenchOptions options_;
   std::vector<VariantSpec> manifests_;
   std::vector<const VariantSpec*> selected_;
   std::unique_ptr<VulkanContext> ctx_;
+  // --variant best: the variant options_.choose picks for the problem (recorded in `choices`),
+  // kNoChoice when it picks none, "" without a chooser.
+  static constexpr const char* kNoChoice = "\x01none";
+  std::string choose_for(const Problem& problem, nlohmann::json& choices) const;
+  std::vector<CompiledVariant> compiled_;    // by run(), on first use
+  std::vector<std::string> compile_errors_;  // per selected variant: why its pipeline failed
+  std::function<void(const EntryRecord&)> on_finished_;
 };
 
 }  // namespace gnbench

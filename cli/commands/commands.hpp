@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -13,37 +14,51 @@
 #include "bench/bench_options.hpp"
 #include "compare/compare.hpp"
 #include "config/problem.hpp"
+#include "config/random_problems.hpp"
+#include "report/records.hpp"
 
 namespace gnbench {
 
 struct RunCommand {
   std::vector<std::string> configs;
   std::optional<Problem> one_off;     // from --batch/--channels/... flags
+  std::optional<RandomSpec> random;   // --random N: N problems drawn from --seed
+  bool coverage = false;              // --coverage: print the regimes each variant passed in
   std::vector<std::string> problems;  // --problem: names or globs; empty = every problem
   BenchOptions bench;
   std::optional<std::filesystem::path> json_out, csv_out, md_out;
   bool force = false;  // replace existing output files
   bool quiet = false;
-  bool pipeline_stats = false;  // print the driver's statistics of every compiled stage
+  bool pipeline_stats = false;   // print the driver's statistics of every compiled stage
+  bool show_skipped = false;     // SKIP rows in the table (else only counted)
+  bool list = false;             // print the plan (problem x variant, or why not) and stop
+  bool per_sample_rows = false;  // results file: one Google Benchmark row per sample too
   std::string command_line;
   std::string shard;  // --shard I/N: run every N-th problem, starting at the I-th (1-based)
   bool mixed_devices = false;  // --device a,b of different models in one timing table
   std::optional<std::filesystem::path> baseline;         // --baseline: compare after the run
   std::optional<std::filesystem::path> update_baseline;  // --update-baseline: write results there
   CompareOptions compare;                                // --threshold, --ignore-device
+  std::optional<std::filesystem::path> table;         // --variant best --table: the dispatch table
+  std::function<void(const RunRecords&)> on_records;  // tune: sees the records after the run
 };
 int run_command(const RunCommand& cmd, const std::atomic<bool>* stop);
 
 struct CompareCommand {
-  std::filesystem::path baseline, current;
+  std::vector<std::filesystem::path> files;  // baseline and current; with --variants one file
+  std::vector<std::string> variants;         // --variants A B: A as baseline, B as current
   CompareOptions options;
   std::optional<std::filesystem::path> json_out;
   bool force = false;
+  bool all = false;  // list SKIP -> SKIP rows and entries only in the baseline
 };
 int compare_command(const CompareCommand& cmd);
 // The comparison table, notes and summary; shared by `compare` and `run --baseline`.
+// SKIP -> SKIP rows and the names of entries only in the baseline are counted, not listed,
+// unless `all`.
 void print_comparison(std::ostream& out, const ComparisonReport& report,
-                      const std::string& baseline_label, const std::string& current_label);
+                      const std::string& baseline_label, const std::string& current_label,
+                      bool all = false);
 
 struct MergeCommand {
   std::vector<std::filesystem::path> inputs;
@@ -53,6 +68,13 @@ struct MergeCommand {
 };
 int merge_command(const MergeCommand& cmd);
 
+// `gnbench show FILE`: a stored results file printed as the run's table.
+struct ShowCommand {
+  std::filesystem::path file;
+  std::vector<std::string> problems, variants;  // names or globs; empty = all
+};
+int show_command(const ShowCommand& cmd);
+
 int devices_command(bool json);
 
 struct KernelsCommand {
@@ -60,5 +82,14 @@ struct KernelsCommand {
   bool json = false;
 };
 int kernels_command(const KernelsCommand& cmd);
+
+// tune: run the configs (or read a results file) and write the shape -> variant table.
+struct TuneCommand {
+  RunCommand run;
+  std::filesystem::path table_out;            // --json
+  std::optional<std::filesystem::path> from;  // --from: a results file instead of a run
+  std::string mode = "hot";                   // whose medians choose
+};
+int tune_command(TuneCommand cmd, const std::atomic<bool>* stop);
 
 }  // namespace gnbench

@@ -2,19 +2,19 @@
 
 #include "commands/commands.hpp"
 #include "compare/merge.hpp"
-#include "report/atomic_file.hpp"
+#include "report/output_target.hpp"
 #include "report/results_json.hpp"
 
 namespace gnbench {
 
 int merge_command(const MergeCommand& cmd) {
-  ensure_writable_target(cmd.output, cmd.force, "--force");
+  const OutputTarget target = check_output_target("--output", cmd.output.string(), cmd.force);
   std::vector<MergeInput> inputs;
   for (const auto& path : cmd.inputs) inputs.push_back({path.string(), read_results_file(path)});
   std::vector<std::string> warnings;
   RunRecords merged = merge_runs(inputs, {cmd.ignore_device}, &warnings);
   for (const auto& w : warnings) std::cerr << "gnbench: warning: " << w << "\n";
-  write_file_atomically(cmd.output, results_to_json(merged).dump(1) + "\n");
+  write_output(target, results_to_json(merged).dump(1) + "\n");
   std::cout << "merged " << merged.entries.size() << " entries from " << inputs.size()
             << (inputs.size() == 1 ? " file" : " files") << " into " << cmd.output.string() << "\n";
   return 0;

@@ -1,20 +1,31 @@
 #include <unistd.h>
 
+#include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <cstring>
 #include <ctime>
+#include <functional>
 #include <iostream>
 
 #include "bench/bench_runner.hpp"
 #include "bench/multi_device.hpp"
 #include "commands/commands.hpp"
+#include "commands/run_followup.hpp"
 #include "config/config_error.hpp"
 #include "config/config_loader.hpp"
 #include "config/name_patterns.hpp"
+#include "dispatch/dispatch_table.hpp"
 #include "report/atomic_file.hpp"
+#include "report/best_variants.hpp"
+#include "report/coverage_table.hpp"
 #include "report/csv_printer.hpp"
 #include "report/markdown_printer.hpp"
+#include "report/output_target.hpp"
+#include "report/progress_log.hpp"
 #include "report/results_json.hpp"
+#include "report/run_plan.hpp"
+#include "report/run_summary.hpp"
 #include "report/table_printer.hpp"
 
 namespace gnbench {
@@ -51,6 +62,15 @@ Progress terminal_progress(bool enabled) {
   };
 }
 
+// For logs: a first line saying how much will run; returns that count.
+size_t start_log(const std::vector<PlannedEntry>& plan) {
+  size_t runs = 0;
+  for (const auto& e : plan) runs += e.skip_reason.empty();
+  std::cerr << "gnbench: " << runs << " entries to run (" << plan.size() - runs
+            << " not applicable)" << std::endl;
+  return runs;
+}
+
 // --shard "I/N" -> {I, N}, 1 <= I <= N.
 std::pair<uint32_t, uint32_t> parse_shard(const std::string& text) {
   uint32_t index = 0, count = 0;
@@ -64,6 +84,22 @@ std::pair<uint32_t, uint32_t> parse_shard(const std::string& text) {
   if (!ok || index < 1 || index > count)
     throw ConfigError("--shard '" + text + "': expected I/N with 1 <= I <= N, e.g. 2/4");
   return {index, count};
+}
+
+// --dump DIR: created now and checked writable; a non-empty one only with --force.
+void check_dump_folder(const std::filesystem::path& dir, bool force) {
+  namespace fs = std::filesystem;
+  const std::string prefix = "--dump " + dir.string() + ": ";
+  if (dir.empty()) throw ConfigError("--dump '': an empty path");
+  std::error_code ec;
+  if (fs::exists(dir, ec) && !fs::is_directory(dir, ec))
+    throw ConfigError(prefix + "exists and is not a directory");
+  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec) && !force)
+    throw ConfigError(prefix + "exists and is not empty; pass --force to write into it");
+  fs::create_directories(dir, ec);
+  if (ec) throw ConfigError(prefix + "cannot create it: " + ec.message());
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw ConfigError(prefix + "is not writable: " + std::strerror(errno));
 }
 
 }  // namespace
@@ -82,8 +118,16 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     validate_eps(cmd.one_off->eps, "command line", cmd.one_off->name);
     problems.push_back(*cmd.one_off);
   }
+  if (cmd.random) {
+    validate_eps(cmd.random->eps[0], "command line", "--random");
+    auto drawn = generate_random_problems(*cmd.random);
+    problems.insert(problems.end(), drawn.begin(), drawn.end());
+    std::cerr << "gnbench: " << drawn.size() << " random problems from --seed " << cmd.random->seed
+              << "\n";
+  }
   if (problems.empty())
-    throw ConfigError("no problems: give a config file or --batch/--channels/--spatial/--groups");
+    throw ConfigError(
+        "no problems: give a config file, --random N or --batch/--channels/--spatial/--groups");
   if (!cmd.problems.empty()) {
     std::vector<std::string> names;
     for (const auto& p : problems) names.push_back(p.name);
@@ -94,27 +138,39 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   }
   std::pair<uint32_t, uint32_t> shard{1, 1};
   if (!cmd.shard.empty()) shard = parse_shard(cmd.shard);
-  if (cmd.update_baseline) ensure_writable_target(*cmd.update_baseline, cmd.force, "--force");
+  // Every output checked now (and one path never given twice): nothing is found unwritable
+  // only after the run.
+  std::vector<OutputTarget> targets;
+  const std::pair<const char*, const std::optional<std::filesystem::path>*> flags[] = {
+      {"--json", &cmd.json_out},
+      {"--csv", &cmd.csv_out},
+      {"--md", &cmd.md_out},
+      {"--update-baseline", &cmd.update_baseline}};
+  std::optional<OutputTarget> by_flag[4];
+  for (size_t i = 0; i < 4 && !cmd.list; ++i)
+    if (*flags[i].second)
+      targets.push_back(*(by_flag[i] = check_output_target(
+                              flags[i].first, flags[i].second->value().string(), cmd.force)));
+  check_distinct_outputs(targets);
+  if (cmd.bench.dump_dir && !cmd.list) check_dump_folder(*cmd.bench.dump_dir, cmd.force);
   // Read now: an unreadable baseline is a usage error, found before the GPU work.
   std::optional<RunRecords> baseline;
   if (cmd.baseline) {
     baseline = read_results_file(*cmd.baseline);
     validate_compare_options(cmd.compare);
   }
-  for (const auto& out : {cmd.json_out, cmd.csv_out, cmd.md_out})
-    if (out) ensure_writable_target(*out, cmd.force, "--force");
-  if (cmd.bench.dump_dir) {
-    std::error_code ec;
-    if (std::filesystem::exists(*cmd.bench.dump_dir) &&
-        !std::filesystem::is_empty(*cmd.bench.dump_dir, ec) && !cmd.force)
-      throw ConfigError("--dump " + cmd.bench.dump_dir->string() +
-                        ": exists and is not empty; pass --force to write into it");
-  }
 
-  const std::vector<std::string> devices = device_list(cmd.bench.context.device);
+  BenchOptions bench = cmd.bench;
+  if (cmd.table) use_dispatch_table(bench, read_dispatch_table(*cmd.table));
+  bench.context.stop = stop;  // so that a stop also ends a wait on an overrunning kernel
+  const std::vector<std::string> devices = device_list(bench.context.device);
   std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
+  if (cmd.coverage && devices.size() > 1)
+    throw ConfigError(
+        "--coverage: takes one device (regimes depend on its subgroup size), got --device " +
+        cmd.bench.context.device);
   if (devices.size() == 1) {
-    BenchOptions one = cmd.bench;
+    BenchOptions one = bench;
     one.context.device = devices.front();  // "all" on a host of one device
     runner.emplace(std::move(one));
     runner->check_problems(problems, source);
@@ -129,31 +185,95 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                 << " in all)\n";
     problems = std::move(mine);
   }
-  const Progress progress = terminal_progress(!cmd.quiet && isatty(STDERR_FILENO));
-  RunRecords records = runner ? runner->run(problems, progress, stop)
-                              : run_on_devices(cmd.bench, devices, problems, source,
-                                               cmd.mixed_devices, progress, stop);
-  records.context.command_line = cmd.command_line;
-  records.context.date = now_iso8601();
-  records.context.host_name = host_name();
-  records.context.configs = cmd.configs;
-  if (shard.second > 1)
-    records.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
+  if (cmd.list) {
+    if (!runner) {  // several devices: the first one's plan (a `when` may use SUBGROUP)
+      BenchOptions one = bench;
+      one.context.device = devices.front();
+      runner.emplace(std::move(one));
+    }
+    print_run_plan(std::cout, runner->plan(problems));
+    return 0;
+  }
+  auto stamp = [&](RunRecords& r) {
+    r.context.command_line = cmd.command_line;
+    r.context.date = now_iso8601();
+    r.context.host_name = host_name();
+    r.context.configs = cmd.configs;
+    if (shard.second > 1)
+      r.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
+  };
+  const TableOptions table{cmd.show_skipped};
+  // Each output on its own: one that cannot be written does not cost the others.
+  bool lost = false;
+  auto save = [&](const std::optional<OutputTarget>& t, const std::function<std::string()>& text) {
+    if (!t) return;
+    try {
+      write_output(*t, text());
+    } catch (const std::runtime_error& e) {
+      std::cerr << "gnbench: error: " << t->flag << ": " << e.what() << "\n";
+      lost = true;
+    }
+  };
+  auto save_results = [&](const RunRecords& r) {
+    save(by_flag[0], [&] { return results_to_json(r, cmd.per_sample_rows).dump(1) + "\n"; });
+    save(by_flag[1], [&] { return csv_report(r); });
+    save(by_flag[2], [&] { return markdown_report(r, table); });
+  };
+  const bool terminal = isatty(STDERR_FILENO);
+  const Progress progress = terminal_progress(!cmd.quiet && terminal);
+  // Logs get a line per finished entry (on one device; several keep to the status callback).
+  std::optional<ProgressLog> log;
+  if (runner && !cmd.quiet && !terminal) {
+    log.emplace(std::cerr, start_log(runner->plan(problems)));
+    runner->on_entry_finished([&log](const EntryRecord& e) { log->finished(e); });
+  }
+  RunRecords records =
+      runner ? runner->run(problems, progress, stop,
+                           [&](const RunRecords& partial) {  // stopped while a kernel overran
+                             RunRecords r = partial;
+                             stamp(r);
+                             save_results(r);
+                           })
+             : run_on_devices(bench, devices, problems, source, cmd.mixed_devices, progress, stop);
+  stamp(records);
 
-  print_table(std::cout, records);
-  if (cmd.pipeline_stats) print_pipeline_statistics(std::cout, records);
-  if (cmd.json_out) write_file_atomically(*cmd.json_out, results_to_json(records).dump(1) + "\n");
-  if (cmd.csv_out) write_file_atomically(*cmd.csv_out, csv_report(records));
-  if (cmd.md_out) write_file_atomically(*cmd.md_out, markdown_report(records));
+  // With an output on standard output (-), the table goes to stderr so stdout stays parseable.
+  bool to_stdout = false;
+  for (const auto& t : targets) to_stdout = to_stdout || t.kind == OutputTarget::Kind::kStdout;
+  std::ostream& out = to_stdout ? std::cerr : std::cout;
+  print_table(out, records, table);
+  print_dispatch_choices(out, records);
+  print_best_variants(out, best_variants(records));
+  if (cmd.pipeline_stats) print_pipeline_statistics(out, records);
+  ReproContext repro{cmd.configs, {}, cmd.bench.context.device, cmd.bench.trials};
+  for (size_t i = 1; i < cmd.bench.kernel_folders.size(); ++i)
+    repro.kernel_dirs.push_back(cmd.bench.kernel_folders[i].string());
+  if (cmd.coverage && runner)
+    print_coverage(out, compute_coverage(records, runner->variants(), runner->context().info()),
+                   repro);
+  out << "\n";
+  print_run_summary(out, summarize_run(records));
+  save_results(records);
 
+  if (cmd.on_records) cmd.on_records(records);
   int code = records.context.complete ? 0 : 130;
   for (const auto& e : records.entries)
     if (is_failure(e.verdict)) code = 1;
+  if (code == 0 && records.context.validation_messages > 0) {
+    std::cerr << "gnbench: error: the validation layer reported "
+              << records.context.validation_messages << " message(s) (--validate)\n";
+    code = 1;
+  }
+  // After the results are written: shrinking runs more problems, and a Ctrl-C there loses nothing.
+  if (code == 1) follow_up_failures(out, records, cmd.bench, repro, {}, stop);
   if (cmd.update_baseline) {
     // A failing or partial run would make a baseline that hides regressions.
     if (code == 0) {
-      write_file_atomically(*cmd.update_baseline, results_to_json(records).dump(1) + "\n");
-      std::cerr << "gnbench: baseline written to " << cmd.update_baseline->string() << "\n";
+      const bool lost_before = lost;
+      save(by_flag[3],
+           [&] { return results_to_json(records, cmd.per_sample_rows).dump(1) + "\n"; });
+      if (lost == lost_before)
+        std::cerr << "gnbench: baseline written to " << cmd.update_baseline->string() << "\n";
     } else {
       std::cerr << "gnbench: not updating the baseline " << cmd.update_baseline->string()
                 << ": the run " << (code == 1 ? "failed" : "was interrupted") << "\n";
@@ -161,10 +281,10 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   }
   if (baseline) {
     // The run's own failure wins; otherwise compare's exit code (docs/compare.md).
-    std::cout << "\n";
+    out << "\n";
     try {
       ComparisonReport report = compare_runs(*baseline, records, cmd.compare);
-      print_comparison(std::cout, report, cmd.baseline->string(), "this run");
+      print_comparison(out, report, cmd.baseline->string(), "this run");
       if (code == 0) code = report.exit_code;
     } catch (const ConfigError& e) {
       if (code)
@@ -173,6 +293,8 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
         throw;
     }
   }
+  if (!records.context.dump_error.empty() && code == 0) code = 2;  // the dump is incomplete
+  if (lost && code != 130) code = 2;  // an output the user asked for is missing
   return code;
 }
 

@@ -23,41 +23,20 @@ std::string time_verdict_name(TimeVerdict v) {
   return "?";
 }
 
-MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b) {
-  MannWhitney r;
-  const size_t n1 = a.size(), n2 = b.size(), n = n1 + n2;
-  if (!n1 || !n2) return r;
-  std::vector<std::pair<double, bool>> all;  // value, from a
-  all.reserve(n);
-  for (double v : a) all.emplace_back(v, true);
-  for (double v : b) all.emplace_back(v, false);
-  std::sort(all.begin(), all.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  double rank_sum_a = 0, tie_term = 0;  // tie_term: sum of t^3 - t over tied groups
-  for (size_t i = 0; i < n;) {
-    size_t j = i;
-    while (j < n && all[j].first == all[i].first) ++j;
-    const double avg_rank = (double(i + 1) + double(j)) / 2;  // ranks i+1 .. j
-    for (size_t k = i; k < j; ++k)
-      if (all[k].second) rank_sum_a += avg_rank;
-    const double t = double(j - i);
-    tie_term += t * t * t - t;
-    i = j;
-  }
-  const double d1 = double(n1), d2 = double(n2), dn = double(n);
-  r.u = rank_sum_a - d1 * (d1 + 1) / 2;
-  const double mean = d1 * d2 / 2;
-  const double var = d1 * d2 / 12 * ((dn + 1) - tie_term / (dn * (dn - 1)));
-  if (var <= 0) return r;  // every value equal: no evidence of a difference
-  const double diff = std::abs(r.u - mean);
-  r.z = std::max(0.0, diff - 0.5) / std::sqrt(var);
-  if (r.u < mean) r.z = -r.z;
-  r.p_value = std::erfc(std::abs(r.z) / std::sqrt(2.0));
-  return r;
-}
-
 size_t ComparisonReport::count(TimeVerdict v) const {
   return std::count_if(entries.begin(), entries.end(),
                        [v](const EntryComparison& e) { return e.time.verdict == v; });
+}
+
+double ComparisonReport::geometric_mean_ratio() const {
+  double sum = 0;
+  size_t n = 0;
+  for (const auto& e : entries)
+    if (e.time.verdict != TimeVerdict::kNone) {
+      sum += std::log(e.time.cur_median_ns / e.time.base_median_ns);
+      ++n;
+    }
+  return n ? std::exp(sum / double(n)) : 0;
 }
 
 size_t ComparisonReport::regressions() const {
@@ -71,6 +50,8 @@ void validate_compare_options(const CompareOptions& options) {
                       ": must be a finite number >= 0");
   if (options.mode != "auto" && options.mode != "cold" && options.mode != "hot")
     throw ConfigError("--mode '" + options.mode + "': expected auto, cold or hot");
+  if (!(options.alpha > 0 && options.alpha < 1))
+    throw ConfigError("--alpha " + format("%g", options.alpha) + ": must be in (0, 1)");
 }
 
 namespace {
@@ -94,19 +75,21 @@ std::pair<const TimingResult*, const TimingResult*> common_timing(const EntryRec
   return {nullptr, nullptr};
 }
 
-TimeComparison compare_time(const EntryRecord& base, const EntryRecord& cur,
-                            const CompareOptions& o) {
-  TimeComparison t;
+// The two timings to compare, or nullptrs with the reason in t.reason; fills the medians.
+std::pair<const TimingResult*, const TimingResult*> timing_pair(const EntryRecord& base,
+                                                                const EntryRecord& cur,
+                                                                const CompareOptions& o,
+                                                                TimeComparison& t) {
   auto [b, c] = common_timing(base, cur, o.mode);
   if (!b || !c) {
     t.reason = !base.headline() || !cur.headline() ? "not timed in both runs"
                : o.mode == "auto"                  ? "no timing mode measured in both runs"
                                                    : "not timed " + o.mode + " in both runs";
-    return t;
+    return {nullptr, nullptr};
   }
   if (!same_shape(base.problem.shape, cur.problem.shape)) {
     t.reason = "shape differs from the baseline";
-    return t;
+    return {nullptr, nullptr};
   }
   t.mode = b->mode;
   t.base_median_ns = b->total.median;
@@ -116,33 +99,50 @@ TimeComparison compare_time(const EntryRecord& base, const EntryRecord& cur,
   t.base_samples = b->samples_ns.empty() ? b->total.samples : b->samples_ns.size();
   t.cur_samples = c->samples_ns.empty() ? c->total.samples : c->samples_ns.size();
   if (!(t.base_median_ns > 0) || !(t.cur_median_ns > 0) || !t.base_samples || !t.cur_samples) {
+    t.mode.clear();
     t.reason = "no samples";
-    return t;
+    return {nullptr, nullptr};
   }
-  const double delta = t.cur_median_ns - t.base_median_ns;
-  t.change = delta / t.base_median_ns;
-  // IQR rather than stdev: one preempted sample must not widen the band.
-  t.noise_ns = o.noise_k * (t.base_iqr_ns + t.cur_iqr_ns) / 2;
-  if (b->samples_ns.size() >= o.min_u_samples && c->samples_ns.size() >= o.min_u_samples)
-    t.u_test = mann_whitney_u(b->samples_ns, c->samples_ns);
+  t.change = (t.cur_median_ns - t.base_median_ns) / t.base_median_ns;
+  return {b, c};
+}
 
-  if (std::abs(t.change) <= o.threshold) {
+std::vector<double> logs(const std::vector<double>& samples_ns) {
+  std::vector<double> out;
+  for (double v : samples_ns)
+    if (v > 0 && std::isfinite(v)) out.push_back(std::log(v));
+  return out;
+}
+
+// The verdict from the interval of cur/base - 1 at `level` (docs/compare.md).
+void judge_time(const TimingResult& b, const TimingResult& c, double level, const CompareOptions& o,
+                TimeComparison& t) {
+  const ShiftInterval s = hodges_lehmann(logs(b.samples_ns), logs(c.samples_ns), level);
+  // expm1(-inf) would be -1: an unbounded end stays unbounded.
+  auto ratio = [](double log_ratio) {
+    return std::isinf(log_ratio) ? log_ratio : std::expm1(log_ratio);
+  };
+  t.estimate = ratio(s.estimate);
+  t.lo = ratio(s.lo);
+  t.hi = ratio(s.hi);
+  t.level = level;
+  if (!b.samples_ns.empty() && !c.samples_ns.empty()) t.u_test = s.test;
+  if (t.lo > o.threshold) {
+    t.verdict = TimeVerdict::kSlower;
+  } else if (t.hi < -o.threshold) {
+    t.verdict = TimeVerdict::kFaster;
+  } else if (t.lo >= -o.threshold && t.hi <= o.threshold) {
     t.verdict = TimeVerdict::kSame;
-  } else if (t.base_samples < o.min_spread_samples || t.cur_samples < o.min_spread_samples) {
-    t.verdict = TimeVerdict::kNoisy;
-    t.reason = "fewer than " + std::to_string(o.min_spread_samples) +
-               " samples in a run: its noise is unknown";
-  } else if (std::abs(delta) <= t.noise_ns) {
-    t.verdict = TimeVerdict::kNoisy;
-    t.reason = "change within the noise band (" + format("%.2f", t.noise_ns / 1e3) + " us)";
-  } else if (t.u_test && !(t.u_test->p_value < o.alpha)) {
-    t.verdict = TimeVerdict::kNoisy;
-    t.reason =
-        "Mann-Whitney p = " + format("%.3g", t.u_test->p_value) + " >= " + format("%g", o.alpha);
   } else {
-    t.verdict = delta > 0 ? TimeVerdict::kSlower : TimeVerdict::kFaster;
+    t.verdict = TimeVerdict::kNoisy;
+    const std::string pct = format("%g", 100 * o.threshold) + "%";
+    t.reason = b.samples_ns.empty() || c.samples_ns.empty() ? "no per-sample times in a run"
+               : std::isinf(t.lo) ? "too few samples (" + std::to_string(t.base_samples) + ", " +
+                                        std::to_string(t.cur_samples) + ") for a " +
+                                        format("%.4g", 100 * level) + "% interval"
+               : t.lo > 0 ? "slower, but the interval reaches below +" + pct
+                          : "the interval straddles +-" + pct + ": more samples narrow it";
   }
-  return t;
 }
 
 void check_correctness(const EntryRecord& base, const EntryRecord& cur, const CompareOptions& o,
@@ -181,6 +181,9 @@ void check_correctness(const EntryRecord& base, const EntryRecord& cur, const Co
   }
 }
 
+// JSON has no infinity: an unbounded end of the interval is null.
+json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
 json time_to_json(const TimeComparison& t) {
   json j{{"verdict", time_verdict_name(t.verdict)}};
   if (!t.mode.empty()) {
@@ -193,7 +196,9 @@ json time_to_json(const TimeComparison& t) {
          {"current",
           {{"median_ns", t.cur_median_ns}, {"iqr_ns", t.cur_iqr_ns}, {"samples", t.cur_samples}}},
          {"change", t.change},
-         {"noise_band_ns", t.noise_ns}});
+         {"estimate", t.estimate},
+         {"interval", {finite_or_null(t.lo), finite_or_null(t.hi)}},
+         {"interval_level", t.level}});
     if (t.u_test)
       j["mann_whitney"] = {{"u", t.u_test->u}, {"z", t.u_test->z}, {"p_value", t.u_test->p_value}};
   }
@@ -235,6 +240,8 @@ ComparisonReport compare_runs(const RunRecords& baseline, const RunRecords& curr
   for (const auto& e : baseline.entries)
     if (!cur_by_name.count(e.name())) r.only_in_baseline.push_back(e.name());
 
+  // First the pairs (m of them timed), then each time judged at the Bonferroni level.
+  std::vector<std::pair<const TimingResult*, const TimingResult*>> timings;
   for (const auto& cur : current.entries) {
     auto it = base_by_name.find(cur.name());
     if (it == base_by_name.end()) {
@@ -247,15 +254,22 @@ ComparisonReport compare_runs(const RunRecords& baseline, const RunRecords& curr
     EntryComparison ec;
     ec.name = cur.name();
     check_correctness(*it->second, cur, options, ec);
+    timings.emplace_back(nullptr, nullptr);
     if (r.timing_compared)
-      ec.time = compare_time(*it->second, cur, options);
+      timings.back() = timing_pair(*it->second, cur, options, ec.time);
     else
       ec.time.reason = "devices differ";
+    if (timings.back().first) ++r.timed;
     r.entries.push_back(std::move(ec));
   }
+  r.interval_level = 1 - options.alpha / double(std::max<size_t>(r.timed, 1));
+  for (size_t i = 0; i < r.entries.size(); ++i)
+    if (timings[i].first)
+      judge_time(*timings[i].first, *timings[i].second, r.interval_level, options,
+                 r.entries[i].time);
 
   const bool noisy_slower = std::any_of(r.entries.begin(), r.entries.end(), [](const auto& e) {
-    return e.time.verdict == TimeVerdict::kNoisy && e.time.change > 0;
+    return e.time.significantly_slower();
   });
   r.exit_code = r.regressions()                 ? kCompareCorrectnessRegression
                 : r.count(TimeVerdict::kSlower) ? kCompareSlower
@@ -277,15 +291,13 @@ json comparison_to_json(const ComparisonReport& r) {
          {"time", time_to_json(e.time)}});
   }
   const auto& o = r.options;
-  return {{"gnbench_compare_version", 1},
+  return {{"gnbench_compare_version", 2},
           {"options",
            {{"threshold", o.threshold},
-            {"noise_k", o.noise_k},
             {"alpha", o.alpha},
-            {"min_u_samples", o.min_u_samples},
-            {"min_spread_samples", o.min_spread_samples},
             {"ignore_device", o.ignore_device},
             {"mode", o.mode}}},
+          {"interval_level", r.interval_level},
           {"baseline_device", r.base_device},
           {"current_device", r.cur_device},
           {"timing_compared", r.timing_compared},
@@ -300,7 +312,8 @@ json comparison_to_json(const ComparisonReport& r) {
             {"faster", r.count(TimeVerdict::kFaster)},
             {"slower", r.count(TimeVerdict::kSlower)},
             {"noisy", r.count(TimeVerdict::kNoisy)},
-            {"not_timed", r.count(TimeVerdict::kNone)}}},
+            {"not_timed", r.count(TimeVerdict::kNone)},
+            {"geometric_mean_ratio", r.geometric_mean_ratio()}}},
           {"exit_code", r.exit_code}};
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "compare/rank_statistics.hpp"
 #include "report/records.hpp"
 
 namespace gnbench {
@@ -18,28 +19,18 @@ inline constexpr int kCompareSlower = 3;
 inline constexpr int kCompareInconclusive = 4;
 
 struct CompareOptions {
-  double threshold = 0.05;        // smallest relative change of the median that matters
-  double noise_k = 2.0;           // |delta median| must exceed noise_k * (IQR_base + IQR_cur) / 2
-  double alpha = 0.05;            // Mann-Whitney U two-sided significance level
-  size_t min_u_samples = 5;       // both runs need this many samples for the U test
-  size_t min_spread_samples = 3;  // fewer samples in either run: the spread is unknown
-  double error_growth = 10;       // note when the max scaled error grows by more than this
-  double error_floor = 1e-7;      // scaled errors below this (float32 rounding) count as this
-  bool ignore_device = false;     // different devices: compare correctness only
-  std::string mode = "auto";      // timing mode compared: "cold", "hot", or "auto" (cold when
-                                  // both runs measured it, else hot)
+  double threshold = 0.05;     // smallest relative change of the time that matters
+  double alpha = 0.05;         // family-wise error rate: each of the m timed entries gets a
+                               // 1 - alpha/m interval (Bonferroni)
+  double error_growth = 10;    // note when the max scaled error grows by more than this
+  double error_floor = 1e-7;   // scaled errors below this (float32 rounding) count as this
+  bool ignore_device = false;  // different devices: compare correctness only
+  std::string mode = "auto";   // timing mode compared: "cold", "hot", or "auto" (cold when
+                               // both runs measured it, else hot)
 };
 
 enum class TimeVerdict { kNone, kSame, kFaster, kSlower, kNoisy };
 std::string time_verdict_name(TimeVerdict v);  // "-", "SAME", "FASTER", "SLOWER", "NOISY"
-
-struct MannWhitney {
-  double u = 0;        // U of the baseline sample
-  double z = 0;        // normal approximation, tie- and continuity-corrected
-  double p_value = 1;  // two-sided
-};
-// Two-sided Mann-Whitney U test by the normal approximation (average ranks for ties).
-MannWhitney mann_whitney_u(const std::vector<double>& a, const std::vector<double>& b);
 
 struct TimeComparison {
   TimeVerdict verdict = TimeVerdict::kNone;
@@ -47,10 +38,13 @@ struct TimeComparison {
   double base_median_ns = 0, cur_median_ns = 0;
   double base_iqr_ns = 0, cur_iqr_ns = 0;
   size_t base_samples = 0, cur_samples = 0;
-  double change = 0;    // (cur - base) / base
-  double noise_ns = 0;  // the noise band |delta| had to exceed
-  std::optional<MannWhitney> u_test;
-  std::string reason;  // why NOISY or why not compared
+  double change = 0;  // of the medians: (cur - base) / base
+  // Hodges-Lehmann on log(times): the ratio cur/base - 1 and its interval at `level`
+  // (-inf / +inf when unbounded); the verdict is read off the interval.
+  double estimate = 0, lo = 0, hi = 0, level = 0;
+  std::optional<MannWhitney> u_test;  // p of "no change"
+  std::string reason;                 // why NOISY or why not compared
+  bool significantly_slower() const { return verdict == TimeVerdict::kNoisy && lo > 0; }
 };
 
 struct EntryComparison {
@@ -71,8 +65,12 @@ struct ComparisonReport {
   std::vector<std::string> warnings;  // run-level: incomplete runs, validation layers, ...
   int exit_code = kCompareOk;
 
+  size_t timed = 0;           // entries whose times were compared: the m of the Bonferroni level
+  double interval_level = 0;  // 1 - alpha / m
   size_t count(TimeVerdict v) const;
   size_t regressions() const;
+  // exp(mean log(cur/base)) over the entries with a time comparison; 0 when there are none.
+  double geometric_mean_ratio() const;
 };
 
 // Throws ConfigError for a threshold that is negative or not finite.

@@ -59,6 +59,7 @@ RunRecords merge_runs(const std::vector<MergeInput>& inputs, const MergeOptions&
     if (c.merged_from.empty()) out.context.merged_from.push_back(in.source);
     for (const auto& m : c.merged_from) out.context.merged_from.push_back(m);
     if (&in != &inputs.front()) out.context.pipeline_statistics.merge_patch(c.pipeline_statistics);
+    if (&in != &inputs.front()) out.context.dispatch_choices.merge_patch(c.dispatch_choices);
     for (const auto& cfg : c.configs)
       if (std::find(out.context.configs.begin(), out.context.configs.end(), cfg) ==
           out.context.configs.end())

@@ -16,6 +16,9 @@
 #include <system_error>
 
 #include "config/config_error.hpp"
+#include "config/json_document.hpp"
+#include "config/path_name.hpp"
+#include "config/random_problems.hpp"
 #include "config/read_file.hpp"
 #include "inputs/input_generator.hpp"
 
@@ -32,8 +35,6 @@ constexpr size_t kMaxProblems = 100000;
 // Doubles hold every integer exactly only up to 2^53; beyond, 1e17-style literals may not be
 // the integer the author meant, so they must be written out.
 constexpr double kMaxExactDouble = 9007199254740992.0;
-// Names become directory names: NAME_MAX on common filesystems.
-constexpr size_t kMaxNameLength = 255;
 
 std::string type_name(const json& v) {
   switch (v.type()) {
@@ -109,7 +110,8 @@ void check_keys(const json& obj, const std::vector<std::string>& allowed, const 
     for (const auto& a : allowed) known = known || key == a;
     if (!known) {
       std::string in = object_field.empty() ? "" : " in '" + ctx.field_prefix + object_field + "'";
-      ctx.fail("unknown field '" + key + "'" + in + " (allowed: " + join(allowed) + ")");
+      ctx.fail("unknown field '" + printable(key, 80) + "'" + in + " (allowed: " + join(allowed) +
+               ")");
     }
   }
 }
@@ -135,7 +137,9 @@ uint64_t get_uint(const json& v, const Ctx& ctx, const std::string& field, uint6
     double d = v.get<double>();
     if (!std::isfinite(d) || d != std::floor(d)) ctx.fail_field(field, &v, rule);
     if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) ctx.fail_field(field, &v, rule);
-    if (d > kMaxExactDouble) ctx.fail_field(field, &v, rule + ", written without exponent");
+    // From 2^53 on, a double is not the integer written (9007199254740993.0 reads as ...992).
+    if (d >= kMaxExactDouble)
+      ctx.fail_field(field, &v, rule + ", written as an integer (a float from 2^53 on is inexact)");
     return static_cast<uint64_t>(d);
   }
   ctx.fail_field(field, &v, rule + ", got " + type_name(v));
@@ -153,20 +157,7 @@ std::string get_string(const json& v, const Ctx& ctx, const std::string& field) 
   return v.get<std::string>();
 }
 
-// Why `s` cannot be a problem name (it becomes a directory name), or "" when it can.
-std::string name_problem(const std::string& s) {
-  const std::string rule = "must match [A-Za-z0-9_.-]+ (it becomes a directory name)";
-  if (s.empty()) return rule;
-  for (char ch : s) {
-    bool ok = (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
-              ch == '_' || ch == '.' || ch == '-';
-    if (!ok) return rule;
-  }
-  if (s == "." || s == "..") return "must not be '.' or '..' (it becomes a directory name)";
-  if (s.size() > kMaxNameLength)
-    return "must be at most " + std::to_string(kMaxNameLength) + " characters";
-  return "";
-}
+std::string name_problem(const std::string& s) { return path_name_problem(s); }
 
 void check_name(const json& v, const Ctx& ctx, const std::string& field) {
   std::string rule = name_problem(get_string(v, ctx, field));
@@ -244,9 +235,68 @@ void parse_tolerances(const json& v, const Ctx& ctx, Tolerances& t) {
     parse_tolerance(v.at("grad_bias"), ctx, "tolerances.grad_bias", t.grad_bias);
 }
 
-Expectation parse_expect(const json& v, const Ctx& ctx) {
+// One entry of expect.tensors: {"kinds": [...], "max_scaled": x, "l2_rel": y}; the bounds
+// only with kind "error" (at least one of them then) and above the tolerance they extend.
+TensorFailure parse_tensor_failure(const json& v, const Ctx& ctx, const std::string& field,
+                                   const TensorTolerance& tolerance) {
+  require_object(v, ctx, field);
+  check_keys(v, {"kinds", "max_scaled", "l2_rel"}, ctx, field);
+  if (!v.contains("kinds"))
+    ctx.fail_field(field + ".kinds", nullptr,
+                   "missing (required: a list of error, nonfinite, unwritten)");
+  const json& kinds = v.at("kinds");
+  if (!kinds.is_array() || kinds.empty())
+    ctx.fail_field(field + ".kinds", &kinds,
+                   "must be a non-empty list of error, nonfinite, unwritten");
+  TensorFailure f;
+  for (size_t i = 0; i < kinds.size(); ++i) {
+    const std::string k = get_string(kinds[i], ctx, field + ".kinds[" + std::to_string(i) + "]");
+    bool* flag = k == "error"       ? &f.error
+                 : k == "nonfinite" ? &f.nonfinite
+                 : k == "unwritten" ? &f.unwritten
+                                    : nullptr;
+    if (flag == nullptr)
+      ctx.fail_field(field + ".kinds[" + std::to_string(i) + "]", &kinds[i],
+                     "must be one of error, nonfinite, unwritten");
+    *flag = true;
+  }
+  auto bound = [&](const char* key, double tol, std::optional<double>& out) {
+    if (!v.contains(key)) return;
+    const json& b = v.at(key);
+    const std::string f_name = field + "." + key;
+    if (!f.error) ctx.fail_field(f_name, &b, "a bound on the error needs kind \"error\" in kinds");
+    out = get_number(b, ctx, f_name);
+    if (*out <= tol)
+      ctx.fail_field(f_name, &b,
+                     "must be above the tolerance it extends (" + format_double(tol) + ")");
+  };
+  bound("max_scaled", tolerance.max_scaled, f.max_scaled);
+  bound("l2_rel", tolerance.l2_rel, f.l2_rel);
+  if (f.error && !f.max_scaled && !f.l2_rel)
+    ctx.fail_field(field, &v, "kind \"error\" needs a bound: max_scaled and/or l2_rel");
+  return f;
+}
+
+std::map<std::string, TensorFailure> parse_expected_tensors(const json& v, const Ctx& ctx,
+                                                            const Tolerances& tolerances) {
+  require_object(v, ctx, "expect.tensors");
+  check_keys(v, {"grad_input", "grad_weight", "grad_bias"}, ctx, "expect.tensors");
+  if (v.empty()) ctx.fail_field("expect.tensors", &v, "must name at least one tensor");
+  const std::pair<const char*, const TensorTolerance*> known[] = {
+      {"grad_input", &tolerances.grad_input},
+      {"grad_weight", &tolerances.grad_weight},
+      {"grad_bias", &tolerances.grad_bias}};
+  std::map<std::string, TensorFailure> out;
+  for (const auto& [name, tol] : known)
+    if (v.contains(name))
+      out[name] =
+          parse_tensor_failure(v.at(name), ctx, std::string("expect.tensors.") + name, *tol);
+  return out;
+}
+
+Expectation parse_expect(const json& v, const Ctx& ctx, const Tolerances& tolerances) {
   require_object(v, ctx, "expect");
-  check_keys(v, {"verdict", "reason", "variants"}, ctx, "expect");
+  check_keys(v, {"verdict", "reason", "variants", "tensors"}, ctx, "expect");
   Expectation e;
   if (!v.contains("verdict"))
     ctx.fail_field("expect.verdict", nullptr,
@@ -272,6 +322,16 @@ Expectation parse_expect(const json& v, const Ctx& ctx) {
     for (size_t i = 0; i < e.variants.size(); ++i)
       if (e.variants[i].empty())
         ctx.fail_field("expect.variants[" + std::to_string(i) + "]", &vs, "must not be empty");
+  }
+  if (e.declared() && !v.contains("tensors"))
+    ctx.fail_field(
+        "expect.tensors", nullptr,
+        "missing (required with verdict \"" + s + "\": which tensors may fail, how and how far)");
+  if (v.contains("tensors")) {
+    if (!e.declared())
+      ctx.fail_field("expect.tensors", &v.at("tensors"),
+                     "only with verdict \"fail\" or \"may_fail\"");
+    e.tensors = parse_expected_tensors(v.at("tensors"), ctx, tolerances);
   }
   return e;
 }
@@ -300,7 +360,8 @@ void parse_settings(const json& obj, const Ctx& ctx, Settings& s, bool allow_exp
   if (obj.contains("distribution"))
     s.distribution = parse_distribution(obj.at("distribution"), ctx);
   if (obj.contains("tolerances")) parse_tolerances(obj.at("tolerances"), ctx, s.tolerances);
-  if (allow_expect && obj.contains("expect")) s.expect = parse_expect(obj.at("expect"), ctx);
+  if (allow_expect && obj.contains("expect"))
+    s.expect = parse_expect(obj.at("expect"), ctx, s.tolerances);
 }
 
 void validate_shape_in(const Shape& shape, const Ctx& ctx) {
@@ -318,7 +379,8 @@ void validate_shape_in(const Shape& shape, const Ctx& ctx) {
                    "must be divisible by groups (" + std::to_string(shape.groups) + ")");
   }
   if (shape.elements() >= kIndexLimit) {
-    json v = shape.elements();
+    // elements() saturates: a product past 2^64 shows as that, never as a wrapped value.
+    json v = shape.elements() == UINT64_MAX ? json("over 2^64") : json(shape.elements());
     ctx.fail_field("batch*channels*spatial", &v,
                    "N*C*HW = " + std::to_string(shape.batch) + "*" +
                        std::to_string(shape.channels) + "*" + std::to_string(shape.spatial) +
@@ -329,12 +391,12 @@ void validate_shape_in(const Shape& shape, const Ctx& ctx) {
 
 const std::vector<std::string> kProblemKeys = {"name",       "batch", "channels", "spatial",
                                                "groups",     "eps",   "seed",     "distribution",
-                                               "tolerances", "expect"};
+                                               "tolerances", "expect",   "description"};
 const std::vector<std::string> kAxesKeys = {"prefix",     "batch", "channels", "spatial",
                                             "groups",     "eps",   "seed",     "distribution",
                                             "tolerances", "expect"};
 const std::vector<std::string> kDefaultsKeys = {"eps", "seed", "distribution", "tolerances"};
-const std::vector<std::string> kTopKeys = {"description", "defaults", "problems", "axes"};
+const std::vector<std::string> kTopKeys = {"description", "defaults", "problems", "axes", "random"};
 const char* const kShapeKeys[] = {"batch", "channels", "spatial", "groups"};
 
 Problem make_problem(const std::string& name, const Shape& shape, const Settings& s) {
@@ -373,6 +435,8 @@ Problem parse_problem(const json& v, size_t index, const Settings& defaults, con
                      "missing (required fields: name, batch, channels, spatial, groups)");
     *dims[i] = static_cast<uint32_t>(get_uint(v.at(kShapeKeys[i]), ctx, kShapeKeys[i], 1, kMaxU32));
   }
+  // Free text (e.g. the architecture a shape comes from); only its type is checked.
+  if (v.contains("description")) get_string(v.at("description"), ctx, "description");
   Settings s = defaults;
   parse_settings(v, ctx, s, true);
   validate_shape_in(shape, ctx);
@@ -428,73 +492,15 @@ void expand_axes(const json& v, size_t index, const Settings& defaults, const Ct
         }
 }
 
-std::string first_line(const std::string& s) {
-  std::string out = s;
-  for (char& ch : out)
-    if (ch == '\n' || ch == '\r') ch = ' ';
-  return out;
-}
-
-// "3:14" (or "line 3, column 14") of a byte offset; columns count bytes.
-std::string line_col(const std::string& text, size_t offset, bool words = false) {
-  offset = std::min(offset, text.size());
-  size_t line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < offset; ++i)
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  size_t column = offset - line_start + 1;
-  if (words) return "line " + std::to_string(line) + ", column " + std::to_string(column);
-  return std::to_string(line) + ":" + std::to_string(column);
-}
-
-// The lower-cased run of letters around `offset`.
-std::string word_at(const std::string& text, size_t offset) {
-  auto alpha = [&](size_t i) {
-    return i < text.size() && std::isalpha(static_cast<unsigned char>(text[i]));
-  };
-  size_t b = std::min(offset, text.size());
-  size_t f = b;
-  while (b > 0 && alpha(b - 1)) --b;
-  while (alpha(f)) ++f;
-  std::string word = text.substr(b, f - b);
-  for (char& ch : word) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return word;
-}
-
-// First occurrence of a number token standing alone (not part of a longer number).
-size_t find_number_token(const std::string& text, const std::string& token) {
-  auto numeric = [](char ch) {
-    return std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '+' || ch == '-';
-  };
-  for (size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + 1)) {
-    bool starts = at == 0 || !numeric(text[at - 1]);
-    bool ends = at + token.size() >= text.size() || !numeric(text[at + token.size()]);
-    if (starts && ends) return at;
-  }
-  return std::string::npos;
-}
-
-// The key of `"key": <value at offset>`, or "" when the value is not directly after one.
-std::string key_before(const std::string& text, size_t offset) {
-  size_t i = offset;
-  while (i > 0 && std::isspace(static_cast<unsigned char>(text[i - 1]))) --i;
-  if (i == 0 || text[i - 1] != ':') return "";
-  --i;
-  while (i > 0 && std::isspace(static_cast<unsigned char>(text[i - 1]))) --i;
-  if (i == 0 || text[i - 1] != '"') return "";
-  size_t end = i - 1;
-  size_t begin = text.rfind('"', end - 1);
-  if (begin == std::string::npos || end == 0) return "";
-  return text.substr(begin + 1, end - begin - 1);
-}
-
 }  // namespace
 
 void validate_shape(const Shape& shape, const std::string& source, const std::string& problem) {
   validate_shape_in(shape, Ctx{source, problem.empty() ? "" : "problem '" + problem + "'", ""});
+}
+
+void validate_problem_name(const std::string& name, const std::string& what) {
+  const std::string rule = name_problem(name);
+  if (!rule.empty()) throw ConfigError(what + " '" + name + "': " + rule);
 }
 
 void validate_eps(double eps, const std::string& source, const std::string& problem) {
@@ -543,6 +549,11 @@ std::vector<Problem> parse_config(const json& doc, const std::string& source) {
       file.fail_field("axes", &list, "must be a list of axes objects, got " + type_name(list));
     }
   }
+  if (doc.contains("random"))  // generated from ranges: config/random_problems.hpp
+    for (Problem& p : generate_random_problems(parse_random_spec(doc.at("random"), source))) {
+      problems.push_back(std::move(p));
+      origins.push_back("random");
+    }
   if (problems.empty())
     file.fail("no problems: 'problems' is missing or empty and 'axes' expands to nothing");
 
@@ -564,64 +575,7 @@ std::vector<Problem> parse_config(const json& doc, const std::string& source) {
 }
 
 std::vector<Problem> parse_config_text(const std::string& text, const std::string& source) {
-  // nlohmann silently keeps the last of repeated keys; a repeated "eps" is almost surely a
-  // mistake, so the parse callback tracks each open object's keys and rejects repeats.
-  std::vector<std::set<std::string>> open_objects;
-  auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
-    // Printing or copying a value recurses along its nesting; a config needs 5 levels, and
-    // 100000 nested arrays overflowed the stack in an error message (found by fuzzing).
-    constexpr int kMaxDepth = 64;
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth >= kMaxDepth)
-      throw ConfigError(source + ": JSON nested deeper than " + std::to_string(kMaxDepth) +
-                        " levels");
-    if (event == json::parse_event_t::object_start) {
-      open_objects.emplace_back();
-    } else if (event == json::parse_event_t::object_end) {
-      if (!open_objects.empty()) open_objects.pop_back();
-    } else if (event == json::parse_event_t::key && !open_objects.empty()) {
-      std::string key = parsed.get<std::string>();
-      if (!open_objects.back().insert(key).second)
-        throw ConfigError(source + ": duplicate key " + json(key).dump() +
-                          " in a JSON object (the later value would silently win)");
-    }
-    return true;
-  };
-
-  json doc;
-  try {
-    doc = json::parse(text, callback, /*allow_exceptions=*/true, /*ignore_comments=*/false);
-  } catch (const json::parse_error& e) {
-    // e.byte counts bytes read, including the offending one: offset = e.byte - 1.
-    size_t offset = e.byte > 0 ? e.byte - 1 : 0;
-    std::string detail = e.what();
-    // Drop nlohmann's "[json.exception.parse_error.101] parse error at line 1, column 2: ".
-    size_t at = detail.find("parse error");
-    if (at != std::string::npos) {
-      size_t colon = detail.find(": ", at);
-      if (colon != std::string::npos) detail = detail.substr(colon + 2);
-    }
-    // NaN/Infinity are common in hand-written or Python-dumped JSON and are not JSON.
-    std::string word = word_at(text, offset);
-    if (word == "nan" || word == "inf" || word == "infinity")
-      detail += " (NaN and Infinity are not valid JSON numbers; every value must be finite)";
-    throw ConfigError(source + ":" + line_col(text, offset) + ": malformed JSON at " +
-                      line_col(text, offset, true) + ": " + first_line(detail));
-  } catch (const json::out_of_range& e) {
-    // 1e400: nlohmann reports the token but no position, so find the token in the text.
-    std::string what = e.what();
-    size_t open = what.find('\'');
-    size_t close = what.rfind('\'');
-    if (open == std::string::npos || close <= open) throw ConfigError(source + ": " + what);
-    std::string token = what.substr(open + 1, close - open - 1);
-    size_t offset = find_number_token(text, token);
-    std::string where = offset == std::string::npos ? "" : line_col(text, offset) + ":";
-    std::string key = offset == std::string::npos ? "" : key_before(text, offset);
-    std::string field = key.empty() ? "" : " field '" + key + "' =";
-    throw ConfigError(source + ":" + where + field + " " + token +
-                      ": number too large for a double (every value must be finite)");
-  }
-  return parse_config(doc, source);
+  return parse_config(parse_json_document(text, source), source);
 }
 
 std::vector<Problem> load_config_file(const std::string& path) {

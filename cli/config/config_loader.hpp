@@ -24,6 +24,10 @@ std::vector<Problem> parse_config(const nlohmann::json& doc, const std::string& 
 // N*C*HW < 2^32 (kernels index with u32). Throws ConfigError naming `source` and the problem.
 void validate_shape(const Shape& shape, const std::string& source, const std::string& problem);
 
+// A problem name becomes a directory name: [A-Za-z0-9_.-]+, not "." or "..", bounded length.
+// Throws ConfigError "<what> '<name>': <rule>" (what: e.g. "--name").
+void validate_problem_name(const std::string& name, const std::string& what);
+
 // eps finite and > 0 (and representable as a normal float32).
 void validate_eps(double eps, const std::string& source, const std::string& problem);
 

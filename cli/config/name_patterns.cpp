@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "config/config_error.hpp"
+#include "config/message_text.hpp"
 
 namespace gnbench {
 
@@ -13,7 +14,8 @@ std::vector<std::string> split_list(const std::string& text, const std::string& 
   for (size_t start = 0;;) {
     const size_t comma = text.find(',', start);
     out.push_back(text.substr(start, comma == std::string::npos ? comma : comma - start));
-    if (out.back().empty()) throw ConfigError(option + " '" + text + "': empty name in the list");
+    if (out.back().empty())
+      throw ConfigError(option + " '" + printable(text, 80) + "': empty name in the list");
     if (comma == std::string::npos) return out;
     start = comma + 1;
   }
@@ -23,19 +25,18 @@ std::vector<size_t> select_by_patterns(const std::vector<std::string>& names,
                                        const std::vector<std::string>& patterns,
                                        const std::string& option, const std::string& what) {
   std::vector<size_t> picked;
+  std::vector<bool> taken(names.size(), false);  // linear, also for 100,000 names
   for (const auto& pattern : patterns) {
     bool matched = false;
     for (size_t i = 0; i < names.size(); ++i) {
       if (fnmatch(pattern.c_str(), names[i].c_str(), 0) != 0) continue;
       matched = true;
-      if (std::find(picked.begin(), picked.end(), i) == picked.end()) picked.push_back(i);
+      if (!taken[i]) picked.push_back(i);
+      taken[i] = true;
     }
-    if (!matched) {
-      std::string known;
-      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-      throw ConfigError(option + " '" + pattern + "': matches none of the " + what + " (" + known +
-                        ")");
-    }
+    if (!matched)
+      throw ConfigError(option + " '" + printable(pattern, 80) + "': matches none of the " + what +
+                        " (" + join_bounded(names, 64) + ")");
   }
   return picked;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,10 +17,17 @@ struct Shape {
   uint32_t spatial = 0;
   uint32_t groups = 0;
 
-  uint64_t elements() const { return uint64_t{batch} * channels * spatial; }
+  // Saturating (UINT64_MAX when the true value does not fit), so that an unvalidated huge shape
+  // can only look too large, never wrap into a small one (N*C*HW can reach 2^96).
+  uint64_t elements() const { return saturating_mul(uint64_t{batch} * channels, spatial); }
   uint32_t channels_per_group() const { return channels / groups; }
   uint64_t group_size() const { return uint64_t{channels_per_group()} * spatial; }
-  uint64_t tensor_bytes() const { return elements() * sizeof(float); }
+  uint64_t tensor_bytes() const { return saturating_mul(elements(), sizeof(float)); }
+
+  static uint64_t saturating_mul(uint64_t a, uint64_t b) {
+    uint64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+  }
 };
 
 // How the three inputs are drawn. `kind` is one of distribution_kinds() (inputs/);
@@ -42,15 +50,26 @@ struct Tolerances {
   TensorTolerance grad_bias;
 };
 
+// How one output tensor may fail under an expectation: which kinds of failure, and for
+// "error" (finite, written, above tolerance) the largest error it may reach.
+struct TensorFailure {
+  bool error = false;                        // above tolerance, within the bounds below
+  bool nonfinite = false;                    // NaN/Inf written
+  bool unwritten = false;                    // poison left
+  std::optional<double> max_scaled, l2_rel;  // bounds on the error; absent = not bounded
+};
+
 // A declared expected failure: this problem is known to break the listed variants
 // (all variants when empty). Reported as XFAIL, not as a regression. kMayFail is for
 // failures that depend on the device (such as a compiler fusing a*b - c into one FMA): a
 // failure is XFAIL and a pass is PASS, where kFail calls the pass unexpected (XPASS).
+// `tensors` says exactly what may fail; any other failure is FAIL (verify/expectation_match).
 struct Expectation {
   enum class Outcome { kPass, kFail, kMayFail };
   Outcome outcome = Outcome::kPass;
   std::string reason;
   std::vector<std::string> variants;
+  std::map<std::string, TensorFailure> tensors;  // "grad_input", "grad_weight", "grad_bias"
 
   bool declared() const { return outcome != Outcome::kPass; }
   bool applies_to(const std::string& variant) const {
@@ -87,6 +106,7 @@ struct Problem {
   Distribution distribution;
   Tolerances tolerances;
   Expectation expect;
+  bool random = false;  // drawn from a random block or --random: shrunk when it fails
 };
 
 }  // namespace gnbench

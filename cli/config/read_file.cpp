@@ -27,6 +27,10 @@ std::string read_input_file(const std::filesystem::path& path, const std::string
   struct stat st {};
   if (::fstat(fd, &st) != 0) throw ConfigError(prefix + std::strerror(errno));
   if (S_ISDIR(st.st_mode)) throw ConfigError(prefix + "it is a directory");
+  // A device (/dev/zero, /dev/urandom, a terminal) or a socket is never a file gnbench reads;
+  // refusing it up front beats reading 64 MiB of zeros or waiting on a terminal.
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+    throw ConfigError(prefix + "it is a device or socket, not a file");
   // Back to blocking reads: a pipe with a writer (e.g. bash's <(...)) delivers its data; one
   // without reads as end of file.
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
@@ -41,8 +45,10 @@ std::string read_input_file(const std::filesystem::path& path, const std::string
     if (n == 0) break;
     text.append(buf, static_cast<size_t>(n));
     if (text.size() > max_bytes)
-      throw ConfigError(prefix + "larger than " + std::to_string(max_bytes >> 20) + " MiB (not a " +
-                        what + "?)");
+      throw ConfigError(prefix + "larger than " +
+                        (max_bytes >= (size_t{1} << 20) ? std::to_string(max_bytes >> 20) + " MiB"
+                                                        : std::to_string(max_bytes) + " bytes") +
+                        " (not a " + what + "?)");
   }
   return text;
 }

@@ -6,16 +6,16 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <random>
 #include <sstream>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
+
+#include "reference/parallel_for.hpp"
 
 // Fusing a*b+c into an FMA rounds once instead of twice and would change the last bit of
 // some draws between targets with and without FMA, so contraction is off in this file
@@ -266,20 +266,11 @@ template <typename Draw>
 void fill_chunked(Eigen::ArrayXf& a, uint64_t seed, const Draw& draw) {
   const Eigen::Index size = a.size();
   const Eigen::Index chunks = (size + kChunk - 1) / kChunk;
-  std::atomic<Eigen::Index> next{0};
-  const auto worker = [&] {
-    for (Eigen::Index j = next++; j < chunks; j = next++) {
-      Rng rng(mix64(seed + static_cast<uint64_t>(j) * kGolden));
-      const Eigen::Index end = std::min(size, (j + 1) * kChunk);
-      for (Eigen::Index i = j * kChunk; i < end; ++i) a[i] = static_cast<float>(draw(i, rng));
-    }
-  };
-  const auto threads = std::min<Eigen::Index>(
-      chunks, std::clamp<Eigen::Index>(std::thread::hardware_concurrency(), 1, 64));
-  std::vector<std::thread> pool;
-  for (Eigen::Index t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& thread : pool) thread.join();
+  parallel_for(chunks, static_cast<uint64_t>(size), [&](int64_t j) {
+    Rng rng(mix64(seed + static_cast<uint64_t>(j) * kGolden));
+    const Eigen::Index end = std::min(size, (j + 1) * kChunk);
+    for (Eigen::Index i = j * kChunk; i < end; ++i) a[i] = static_cast<float>(draw(i, rng));
+  });
 }
 
 // Turns normal's weights into weight_zeros': a fraction `zero_fraction` of the channels (chosen
@@ -301,6 +292,20 @@ void apply_weight_zeros(Eigen::ArrayXf& weight, Rng& rng, double zero_fraction) 
     else
       w = (i - zeros) % 2 == 0 ? std::abs(w) : -std::abs(w);
   }
+}
+
+// Equal weights on two channels hide a kernel that reads the wrong channel's weight, and
+// float32 draws collide (C = 4096 normal weights share a value about one time in three), so
+// each repeat moves up to the next float above its predecessor in sorted order: a 1-ulp change.
+void make_distinct(Eigen::ArrayXf& weight) {
+  std::vector<Eigen::Index> order(static_cast<size_t>(weight.size()));
+  for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<Eigen::Index>(i);
+  std::sort(order.begin(), order.end(), [&](Eigen::Index a, Eigen::Index b) {
+    return weight[a] < weight[b] || (weight[a] == weight[b] && a < b);
+  });
+  for (size_t i = 1; i < order.size(); ++i)
+    if (weight[order[i]] <= weight[order[i - 1]])
+      weight[order[i]] = std::nextafter(weight[order[i - 1]], HUGE_VALF);
 }
 
 }  // namespace
@@ -411,6 +416,7 @@ Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uin
                                                   : 1.0 + 0.5 * weight_rng.normal();
     in.weight[c] = static_cast<float>(w);
   }
+  make_distinct(in.weight);
   if (entry.kind == Kind::kWeightZeros) apply_weight_zeros(in.weight, weight_rng, param);
 
   if (!in.x.allFinite() || !in.grad_out.allFinite() || !in.weight.allFinite())

@@ -10,8 +10,6 @@
 #include <random>
 #include <stdexcept>
 
-#include "config/config_error.hpp"
-
 namespace gnbench {
 namespace {
 
@@ -36,9 +34,8 @@ fs::path temp_name(const fs::path& path) {
   return dir / name;
 }
 
-}  // namespace
-
-void write_file_atomically(const fs::path& path, std::string_view contents) {
+// Writes `contents` to a fresh temporary file next to `path`, fsynced; returns its name.
+fs::path write_temp_file(const fs::path& path, std::string_view contents) {
   if (!path.has_filename()) fail(path, "not a file name", EISDIR);
 
   fs::path temp;
@@ -75,9 +72,11 @@ void write_file_atomically(const fs::path& path, std::string_view contents) {
   const int closed = ::close(fd);
   fd = -1;
   if (closed != 0) abandon("close failed");
-  if (::rename(temp.c_str(), path.c_str()) != 0) abandon("cannot replace");
+  return temp;
+}
 
-  // Make the rename itself durable; best effort, the new contents are already in place.
+// Make the rename or link itself durable; best effort, the new contents are already in place.
+void sync_parent(const fs::path& path) {
   const fs::path dir = path.has_parent_path() ? path.parent_path() : fs::path(".");
   if (const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dfd >= 0) {
     ::fsync(dfd);
@@ -85,23 +84,33 @@ void write_file_atomically(const fs::path& path, std::string_view contents) {
   }
 }
 
-void ensure_writable_target(const fs::path& path, bool overwrite_allowed,
-                            const std::string& flag_hint) {
-  const std::string name = path.string();
-  std::error_code ec;
-  if (!path.has_filename() || fs::is_directory(path, ec))
-    throw ConfigError(name + ": is a directory; expected a file path");
+}  // namespace
 
-  const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
-  const auto parent_status = fs::status(parent, ec);
-  if (!fs::exists(parent_status))
-    throw ConfigError(name + ": directory " + parent.string() + " does not exist");
-  if (!fs::is_directory(parent_status))
-    throw ConfigError(name + ": " + parent.string() + " is not a directory");
+void write_file_atomically(const fs::path& path, std::string_view contents) {
+  const fs::path temp = write_temp_file(path, contents);
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    fail(path, "cannot replace", err);
+  }
+  sync_parent(path);
+}
 
-  // symlink_status: a dangling link is still something the write would replace.
-  if (fs::exists(fs::symlink_status(path, ec)) && !overwrite_allowed)
-    throw ConfigError(name + ": exists; pass " + flag_hint + " to replace it");
+void write_new_file_atomically(const fs::path& path, std::string_view contents) {
+  const fs::path temp = write_temp_file(path, contents);
+  // link() fails with EEXIST where rename() would replace: of two runs creating the same new
+  // file, exactly one succeeds, and the other's results are not lost silently.
+  const int linked = ::link(temp.c_str(), path.c_str());
+  const int err = errno;
+  ::unlink(temp.c_str());
+  if (linked != 0) {
+    if (err == EEXIST)
+      throw std::runtime_error(path.string() +
+                               ": was created by someone else while gnbench ran; not replaced "
+                               "(pass --force to replace it)");
+    fail(path, "cannot create", err);
+  }
+  sync_parent(path);
 }
 
 }  // namespace gnbench

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "report/output_target.hpp"  // ensure_writable_target, for its callers
+
 namespace gnbench {
 
 // Writes `contents` to a uniquely named temporary file in path's directory, fsyncs it and
@@ -13,11 +15,9 @@ namespace gnbench {
 // naming the path and the system error. The parent directory must exist.
 void write_file_atomically(const std::filesystem::path& path, std::string_view contents);
 
-// Up-front check of an output path given on the command line, before any work is done. Throws
-// gnbench::ConfigError when `path` is a directory, its parent directory does not exist (or is
-// not a directory), or it exists and !overwrite_allowed; the message names `flag_hint` (e.g.
-// "--force") as the way to replace an existing file.
-void ensure_writable_target(const std::filesystem::path& path, bool overwrite_allowed,
-                            const std::string& flag_hint);
+// Same, but never replaces anything: the file appears complete under `path` only if nothing
+// was there (link(2) of the temporary file); otherwise throws std::runtime_error. For
+// outputs given without --force, so that two runs writing one new path cannot both succeed.
+void write_new_file_atomically(const std::filesystem::path& path, std::string_view contents);
 
 }  // namespace gnbench

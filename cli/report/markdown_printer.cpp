@@ -6,10 +6,10 @@
 
 namespace gnbench {
 
-std::string markdown_report(const RunRecords& records) {
+std::string markdown_report(const RunRecords& records, const TableOptions& options) {
   std::ostringstream out;
   out << summary_header(records.context) << "\n\n";
-  SummaryTable t = summary_table(records);
+  SummaryTable t = summary_table(records, options);
   auto print_row = [&](const std::vector<std::string>& cells) {
     out << "|";
     for (const auto& c : cells) out << " " << c << " |";
@@ -21,7 +21,7 @@ std::string markdown_report(const RunRecords& records) {
   out << "\n";
   for (const auto& r : t.rows) print_row(r);
   out << "\n";
-  for (const auto& note : summary_notes(records)) out << "- " << note << "\n";
+  for (const auto& note : summary_notes(records, options)) out << "- " << note << "\n";
   return out.str();
 }
 

@@ -4,9 +4,10 @@
 #include <string>
 
 #include "report/records.hpp"
+#include "report/summary_rows.hpp"
 
 namespace gnbench {
 
-std::string markdown_report(const RunRecords& records);
+std::string markdown_report(const RunRecords& records, const TableOptions& options = {});
 
 }  // namespace gnbench

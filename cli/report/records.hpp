@@ -37,6 +37,7 @@ struct EntryRecord {
   bool failed_after_timing = false;          // ...and were wrong although the first run was right
   std::optional<bool> bitwise_reproducible;  // two runs on the same inputs, same bits
   bool declared_deterministic = true;        // from the manifest
+  std::string input_write;  // non-empty: the variant changed an input buffer (which, where, when)
 
   std::optional<TimingResult> cold, hot;
   uint64_t required_bytes = 0;  // read x, grad_out, weight once; write the outputs once
@@ -67,7 +68,9 @@ struct RunContext {
   double copy_gbps = 0;  // measured copy bandwidth (0 = not measured)
   nlohmann::json copy_bandwidth;
   bool validation = false;
-  bool complete = true;  // false when interrupted
+  uint64_t validation_messages = 0;  // what the validation layer reported; > 0 fails the run
+  std::string dump_error;            // why --dump stopped writing (empty: it did not fail)
+  bool complete = true;              // false when interrupted
   std::vector<std::string> configs;
   std::string timing_mode;
   std::string shard;                     // "I/N" from run --shard; empty when not sharded
@@ -75,6 +78,8 @@ struct RunContext {
   // variant -> stage -> {statistic: value}, as the driver reports its compiled code
   // (VK_KHR_pipeline_executable_properties); empty where the device does not.
   nlohmann::json pipeline_statistics = nlohmann::json::object();
+  // run --variant best: problem -> {variant, how} as the dispatch table chose.
+  nlohmann::json dispatch_choices = nlohmann::json::object();
 };
 
 struct RunRecords {

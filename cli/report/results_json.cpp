@@ -1,10 +1,11 @@
 #include "report/results_json.hpp"
 
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #include "config/config_error.hpp"
+#include "config/json_document.hpp"
+#include "report/best_variants.hpp"
+#include "report/stopping_json.hpp"
 
 namespace gnbench {
 
@@ -17,6 +18,29 @@ namespace {
 double number(const json& j, const char* key) {
   const json& v = j.at(key);
   return v.is_null() ? std::numeric_limits<double>::quiet_NaN() : v.get<double>();
+}
+
+json to_json(const TensorFailure& f) {
+  json kinds = json::array();
+  if (f.error) kinds.push_back("error");
+  if (f.nonfinite) kinds.push_back("nonfinite");
+  if (f.unwritten) kinds.push_back("unwritten");
+  json j{{"kinds", kinds}};
+  if (f.max_scaled) j["max_scaled"] = *f.max_scaled;
+  if (f.l2_rel) j["l2_rel"] = *f.l2_rel;
+  return j;
+}
+
+TensorFailure tensor_failure_from_json(const json& j) {
+  TensorFailure f;
+  for (const auto& k : j.at("kinds")) {
+    f.error = f.error || k == "error";
+    f.nonfinite = f.nonfinite || k == "nonfinite";
+    f.unwritten = f.unwritten || k == "unwritten";
+  }
+  if (j.contains("max_scaled")) f.max_scaled = j.at("max_scaled").get<double>();
+  if (j.contains("l2_rel")) f.l2_rel = j.at("l2_rel").get<double>();
+  return f;
 }
 
 json problem_to_json(const Problem& p) {
@@ -35,10 +59,12 @@ json problem_to_json(const Problem& p) {
           {{"grad_input", tol(p.tolerances.grad_input)},
            {"grad_weight", tol(p.tolerances.grad_weight)},
            {"grad_bias", tol(p.tolerances.grad_bias)}}}};
-  if (p.expect.declared())
+  if (p.expect.declared()) {
     j["expect"] = {{"verdict", outcome_name(p.expect.outcome)},
                    {"reason", p.expect.reason},
                    {"variants", p.expect.variants}};
+    for (const auto& [tensor, f] : p.expect.tensors) j["expect"]["tensors"][tensor] = to_json(f);
+  }
   return j;
 }
 
@@ -57,6 +83,9 @@ Problem problem_from_json(const json& j) {
                     .value_or(Expectation::Outcome::kFail),
                 j["expect"].at("reason"),
                 j["expect"].at("variants").get<std::vector<std::string>>()};
+  if (j.contains("expect") && j["expect"].contains("tensors"))  // absent in older files
+    for (const auto& [tensor, f] : j["expect"]["tensors"].items())
+      p.expect.tensors[tensor] = tensor_failure_from_json(f);
   return p;
 }
 
@@ -101,9 +130,11 @@ json timing_to_json(const TimingResult& t) {
   json stages = json::array();
   for (size_t i = 0; i < t.stages.size(); ++i)
     stages.push_back({{"name", t.stage_names[i]}, {"ns", to_json(t.stages[i])}});
-  return {{"mode", t.mode},     {"ns", to_json(t.total)},
-          {"stages", stages},   {"noise_target_reached", t.noise_target_reached},
-          {"wall_s", t.wall_s}, {"samples_ns", stored_samples(t.samples_ns)}};
+  json j = {{"mode", t.mode},     {"ns", to_json(t.total)},
+            {"stages", stages},   {"noise_target_reached", t.noise_target_reached},
+            {"wall_s", t.wall_s}, {"samples_ns", stored_samples(t.samples_ns)}};
+  add_stopping_json(j, t);
+  return j;
 }
 
 TimingResult timing_from_json(const json& j) {
@@ -117,6 +148,7 @@ TimingResult timing_from_json(const json& j) {
   t.noise_target_reached = j.at("noise_target_reached");
   t.wall_s = j.at("wall_s");
   t.samples_ns = j.at("samples_ns").get<std::vector<double>>();
+  read_stopping_json(j, t);
   return t;
 }
 
@@ -198,7 +230,8 @@ EntryRecord entry_from_json(const json& j) {
 
 // Google Benchmark's per-repetition and aggregate entries for one timing mode.
 void append_benchmark_entries(json& out, const std::string& name, const TimingResult* t,
-                              uint64_t bytes, int family, json gnbench_record) {
+                              uint64_t bytes, int family, json gnbench_record,
+                              bool per_sample_rows) {
   auto base = [&](const std::string& entry_name, const std::string& run_type) {
     return json{{"name", entry_name}, {"family_index", family}, {"per_family_instance_index", 0},
                 {"run_name", name},   {"run_type", run_type},   {"threads", 1},
@@ -206,7 +239,7 @@ void append_benchmark_entries(json& out, const std::string& name, const TimingRe
   };
   const std::vector<double> samples = t ? stored_samples(t->samples_ns) : std::vector<double>{};
   const size_t n = samples.size();
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; per_sample_rows && i < n; ++i) {
     json j = base(name, "iteration");
     double us = samples[i] / 1e3;
     j.update({{"repetitions", n},
@@ -240,7 +273,7 @@ void append_benchmark_entries(json& out, const std::string& name, const TimingRe
 
 }  // namespace
 
-json results_to_json(const RunRecords& records) {
+json results_to_json(const RunRecords& records, bool per_sample_rows) {
   const RunContext& c = records.context;
   json context{{"date", c.date},
                {"host_name", c.host_name},
@@ -261,12 +294,16 @@ json results_to_json(const RunRecords& records) {
                  {"device_fingerprint", c.device_fingerprint},
                  {"copy_bandwidth", c.copy_bandwidth},
                  {"validation", c.validation},
+                 {"validation_messages", c.validation_messages},
                  {"complete", c.complete},
                  {"configs", c.configs},
                  {"timing_mode", c.timing_mode}}}};
   // Only when set, so that unsharded, unmerged files keep their layout.
   if (!c.shard.empty()) context["gnbench"]["shard"] = c.shard;
   if (!c.merged_from.empty()) context["gnbench"]["merged_from"] = c.merged_from;
+  if (!c.dispatch_choices.empty()) context["gnbench"]["dispatch_choices"] = c.dispatch_choices;
+  if (const auto best = best_variants(records); !best.empty())
+    context["gnbench"]["best_variants"] = best_variants_json(best);
   if (!c.pipeline_statistics.empty())
     context["gnbench"]["pipeline_statistics"] = c.pipeline_statistics;
   json benchmarks = json::array();
@@ -274,10 +311,10 @@ json results_to_json(const RunRecords& records) {
   for (const auto& e : records.entries) {
     const TimingResult* headline = e.headline();
     append_benchmark_entries(benchmarks, e.name(), headline, e.required_bytes, family,
-                             entry_to_json(e, c.copy_gbps));
+                             entry_to_json(e, c.copy_gbps), per_sample_rows);
     if (e.cold && e.hot)
       append_benchmark_entries(benchmarks, e.name() + "/hot", &*e.hot, e.required_bytes, family,
-                               nullptr);
+                               nullptr, per_sample_rows);
     ++family;
   }
   return {{"context", context}, {"benchmarks", benchmarks}};
@@ -288,10 +325,10 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
       !doc.contains("benchmarks"))
     throw ConfigError(source + ": not a gnbench results file (no context.gnbench / benchmarks)");
   const json& g = doc["context"]["gnbench"];
-  if (g.value("schema_version", 0) != kResultsSchemaVersion)
-    throw ConfigError(source + ": results schema version " +
-                      g.value("schema_version", json(0)).dump() + ", this gnbench reads version " +
-                      std::to_string(kResultsSchemaVersion));
+  const json version = g.value("schema_version", json(0));
+  if (version != json(kResultsSchemaVersion))
+    throw ConfigError(source + ": results schema version " + version.dump() +
+                      ", this gnbench reads version " + std::to_string(kResultsSchemaVersion));
   RunRecords r;
   try {
     RunContext& c = r.context;
@@ -306,35 +343,22 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     c.copy_bandwidth = g.at("copy_bandwidth");
     c.copy_gbps = c.copy_bandwidth.is_object() ? c.copy_bandwidth.value("gbps", 0.0) : 0.0;
     c.validation = g.at("validation");
+    c.validation_messages = g.value("validation_messages", uint64_t{0});
     c.complete = g.at("complete");
     c.configs = g.at("configs").get<std::vector<std::string>>();
     c.timing_mode = g.at("timing_mode");
     c.shard = g.value("shard", "");
     c.merged_from = g.value("merged_from", std::vector<std::string>{});
     c.pipeline_statistics = g.value("pipeline_statistics", nlohmann::json::object());
+    c.dispatch_choices = g.value("dispatch_choices", nlohmann::json::object());
     for (const auto& b : doc["benchmarks"])
       if (b.contains("gnbench")) r.entries.push_back(entry_from_json(b["gnbench"]));
   } catch (const json::exception& e) {
-    throw ConfigError(source + ": malformed gnbench results: " + e.what());
+    throw ConfigError(source + ": malformed gnbench results: " + printable(e.what()));
   } catch (const std::invalid_argument& e) {
     throw ConfigError(source + ": malformed gnbench results: " + e.what());
   }
   return r;
-}
-
-RunRecords read_results_file(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in || std::filesystem::is_directory(path))
-    throw ConfigError(path.string() + ": cannot read results file");
-  std::stringstream text;
-  text << in.rdbuf();
-  json doc;
-  try {
-    doc = json::parse(text.str());
-  } catch (const json::parse_error& e) {
-    throw ConfigError(path.string() + ": malformed JSON: " + e.what());
-  }
-  return results_from_json(doc, path.string());
 }
 
 }  // namespace gnbench

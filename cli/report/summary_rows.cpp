@@ -1,8 +1,10 @@
 #include "report/summary_rows.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "report/format.hpp"
+#include "report/stopping_json.hpp"
 
 namespace gnbench {
 
@@ -22,9 +24,11 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_m
   const bool has_time = t && t->total.samples > 0;
   double gbps = has_time ? double(e.required_bytes) / t->total.median : 0;  // bytes/ns = GB/s
   std::string repro = !e.bitwise_reproducible ? "-" : *e.bitwise_reproducible ? "yes" : "NO";
+  // The median's 95 % interval half-width: what the stopping rule judged.
   std::string noise =
-      has_time ? format("%.1f%%", 100 * t->total.rel_noise) + (t->noise_target_reached ? "" : "*")
-               : "-";
+      has_time && std::isfinite(t->median_ci)
+          ? format("%.1f%%", 100 * t->median_ci) + (t->noise_target_reached ? "" : "*")
+          : "-";
   std::vector<std::string> cells{
       e.problem.name,
       shape_label(e.problem.shape),
@@ -40,7 +44,8 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_m
       has_time ? format("%.2f", t->total.median / 1e3) : "-",
       noise,
       has_time ? format(gbps < 10 ? "%.2f" : "%.1f", gbps) : "-",
-      has_time && copy_gbps > 0 ? format("%.1f%%", 100 * gbps / copy_gbps) : "-"};
+      has_time && copy_gbps > 0 ? format("%.1f%%", 100 * gbps / copy_gbps) : "-",
+      has_time ? stop_label(*t) : "-"};
   if (both_modes) {
     const auto timings = e.timings();  // cold, hot
     cells.insert(cells.begin() + kNoiseColumn + 1,
@@ -49,21 +54,50 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_m
   return cells;
 }
 
+// The most stages any entry's headline timing has (0 without --stage-times).
+size_t stage_columns(const RunRecords& records) {
+  size_t n = 0;
+  for (const auto& e : records.entries)
+    if (const TimingResult* t = e.headline()) n = std::max(n, t->stages.size());
+  return n;
+}
+
+void append_stage_cells(std::vector<std::string>& cells, const EntryRecord& e, size_t columns) {
+  const TimingResult* t = e.headline();
+  for (size_t i = 0; i < columns; ++i)
+    cells.push_back(t && i < t->stages.size() && i < t->stage_names.size()
+                        ? t->stage_names[i] + " " + format("%.2f", t->stages[i].median / 1e3)
+                        : "-");
+}
+
+bool shown(const EntryRecord& e, const TableOptions& options) {
+  return options.show_skipped || e.verdict != Verdict::kSkipped;
+}
+
 }  // namespace
 
-SummaryTable summary_table(const RunRecords& records) {
+SummaryTable summary_table(const RunRecords& records, const TableOptions& options) {
   const bool both = has_both_modes(records);
   SummaryTable t;
   t.titles = {"problem", "NxCxHW/G", "inputs",    "variant", "verdict", "trials", "max err",
-              "invar",   "repro",    "median us", "noise",   "GB/s",    "% copy"};
+              "invar",   "repro",    "median us", "noise",   "GB/s",    "% copy", "stop"};
   t.left_aligned = {true, true, true,  true,  true,  false, false,
-                    true, true, false, false, false, false};
+                    true, true, false, false, false, false, true};
   if (both) {
     t.titles[kNoiseColumn - 1] = "cold us";
     t.titles.insert(t.titles.begin() + kNoiseColumn + 1, "hot us");
     t.left_aligned.insert(t.left_aligned.begin() + kNoiseColumn + 1, false);
   }
-  for (const auto& e : records.entries) t.rows.push_back(row(e, records.context.copy_gbps, both));
+  const size_t stages = stage_columns(records);
+  for (size_t i = 0; i < stages; ++i) {
+    t.titles.push_back("stage " + std::to_string(i + 1) + " us");
+    t.left_aligned.push_back(false);
+  }
+  for (const auto& e : records.entries) {
+    if (!shown(e, options)) continue;
+    t.rows.push_back(row(e, records.context.copy_gbps, both));
+    append_stage_cells(t.rows.back(), e, stages);
+  }
   return t;
 }
 
@@ -72,7 +106,11 @@ std::string summary_header(const RunContext& c) {
                   ") on " + c.device.value("name", "?") + " [" +
                   c.device.value("driver_name", "?") + " " + c.device.value("driver_version", "?") +
                   "]";
-  if (c.copy_gbps > 0) s += ", copy bandwidth " + format("%.1f", c.copy_gbps) + " GB/s";
+  if (c.copy_gbps > 0)
+    s += ", copy bandwidth " + format("%.1f", c.copy_gbps) + " GB/s" +
+         (c.copy_bandwidth.is_object() && c.copy_bandwidth.value("source", "") == "given"
+              ? " (given)"
+              : "");
   return s + ", timing " + c.timing_mode;
 }
 
@@ -92,11 +130,16 @@ std::vector<double> copy_pair_readings(const RunContext& c) {
 
 }  // namespace
 
-std::vector<std::string> summary_notes(const RunRecords& records) {
+std::vector<std::string> summary_notes(const RunRecords& records, const TableOptions& options) {
   std::vector<std::string> notes;
   for (const auto& e : records.entries)
-    if (e.verdict != Verdict::kPass && !e.message.empty())
+    if (e.verdict != Verdict::kPass && !e.message.empty() && shown(e, options))
       notes.push_back(verdict_name(e.verdict) + " " + e.name() + ": " + e.message);
+  const auto hidden = std::count_if(records.entries.begin(), records.entries.end(),
+                                    [&](const EntryRecord& e) { return !shown(e, options); });
+  if (hidden)
+    notes.push_back(std::to_string(hidden) + (hidden == 1 ? " entry" : " entries") +
+                    " skipped (not applicable); --show-skipped lists them");
   for (const auto& e : records.entries)
     if (e.bitwise_reproducible == false && !e.declared_deterministic)
       notes.push_back("note " + e.name() +
@@ -104,10 +147,12 @@ std::vector<std::string> summary_notes(const RunRecords& records) {
   if (std::any_of(records.entries.begin(), records.entries.end(), [](const EntryRecord& e) {
         return e.headline() && !e.headline()->noise_target_reached;
       }))
-    notes.emplace_back("* noise target not reached before --timeout");
+    notes.emplace_back("* the median's interval did not reach --max-noise before --timeout");
   std::string legend =
       "max err: largest |gpu - ref| / rms(ref over its group); invar: sum(dx) = 0, sum(dx*xhat), "
-      "grad_bias checks; repro: two runs bitwise identical; GB/s: required traffic (read x, "
+      "grad_bias checks; repro: two runs bitwise identical; noise: half-width of the median's 95 % "
+      "interval / median; stop: the rule that ended sampling, bimodal when the samples split "
+      "in two; GB/s: required traffic (read x, "
       "grad_out, weight; write 3 outputs) / median GPU time";
   if (has_both_modes(records)) legend += " (the cold one, as are noise and % copy)";
   notes.push_back(legend);

@@ -16,12 +16,18 @@ struct SummaryTable {
   std::vector<std::vector<std::string>> rows;
 };
 
-SummaryTable summary_table(const RunRecords& records);
+struct TableOptions {
+  bool show_skipped = false;  // SKIP rows (and their reasons) are otherwise only counted
+};
+
+// With --stage-times, "stage 1 us", "stage 2 us"... columns at the end ("<stage> <median>").
+SummaryTable summary_table(const RunRecords& records, const TableOptions& options = {});
 
 // The run's one-line header: gnbench version, device, copy bandwidth, timing mode.
 std::string summary_header(const RunContext& context);
 
 // The notes under the table: non-PASS entries with their messages, then legends and warnings.
-std::vector<std::string> summary_notes(const RunRecords& records);
+// Hidden SKIP entries are one line: how many, and how to list them.
+std::vector<std::string> summary_notes(const RunRecords& records, const TableOptions& options = {});
 
 }  // namespace gnbench

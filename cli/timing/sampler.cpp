@@ -2,8 +2,42 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <optional>
 
 namespace gnbench {
+
+namespace {
+
+constexpr double kSettledRel = 0.02;    // consecutive warm-up batch medians this close
+constexpr double kWarmupBatchS = 0.01;  // GPU seconds per warm-up batch
+constexpr double kWarmupMaxWallS = 0.5;
+
+double batch_median(const std::vector<SampleTimes>& got) {
+  std::vector<double> t;
+  for (const auto& s : got) t.push_back(s.total_ns);
+  return summarize(std::move(t)).median;
+}
+
+// Keeps the kernel running for `min_gpu_s` of GPU time and until its time settles.
+void settle(const SampleBatch& run, double min_gpu_s) {
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  double previous = 0, gpu_s = 0;
+  uint32_t batch = 1;
+  while (std::chrono::duration<double>(Clock::now() - start).count() < kWarmupMaxWallS) {
+    const auto got = run(batch);
+    for (const auto& s : got) gpu_s += s.total_ns * 1e-9;
+    const double median = batch_median(got);
+    if (gpu_s >= min_gpu_s && previous > 0 && std::abs(median - previous) <= kSettledRel * previous)
+      return;
+    previous = median;
+    batch = static_cast<uint32_t>(
+        std::clamp(kWarmupBatchS / std::max(median * 1e-9, 1e-9), 1.0, 256.0));
+  }
+}
+
+}  // namespace
 
 TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
                      const std::vector<std::string>& stage_names, const std::string& mode) {
@@ -12,34 +46,37 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
   auto wall = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
 
   if (options.warmup) run(options.warmup);
+  if (options.warmup_time_s > 0) settle(run, options.warmup_time_s);
+  const double warmup_s = wall();
   std::vector<SampleTimes> samples;
+  std::vector<double> totals;
   double gpu_s = 0;
-  bool reached = false;
+  bool met_early = false;  // the interval was narrow enough before the minimums held
+  std::optional<StopReason> reason;
   // Batches grow so that each submission holds about 50 ms of GPU work: few host round
   // trips for small kernels, quick reaction to the criterion for slow ones.
   uint32_t batch = 1;
-  for (;;) {
+  while (!reason) {
     uint32_t want = batch;
     if (options.fixed_samples)
       want = std::min<uint32_t>(batch, *options.fixed_samples - samples.size());
     auto got = run(want);
-    for (auto& s : got) gpu_s += s.total_ns * 1e-9;
+    for (auto& s : got) {
+      gpu_s += s.total_ns * 1e-9;
+      totals.push_back(s.total_ns);
+    }
     samples.insert(samples.end(), got.begin(), got.end());
 
     if (options.fixed_samples) {
-      if (samples.size() >= *options.fixed_samples) {
-        reached = true;
-        break;
-      }
-    } else if (samples.size() >= options.min_samples && gpu_s >= options.min_time_s) {
-      std::vector<double> totals;
-      for (const auto& s : samples) totals.push_back(s.total_ns);
-      if (summarize(totals).rel_noise <= options.max_noise) {
-        reached = true;
-        break;
-      }
+      if (samples.size() >= *options.fixed_samples) reason = StopReason::kFixed;
+    } else if (median_ci_rel_halfwidth(totals) <= options.max_noise) {
+      if (samples.size() >= options.min_samples && gpu_s >= options.min_time_s)
+        reason = met_early ? StopReason::kMinTime : StopReason::kConverged;
+      else
+        met_early = true;
     }
-    if (!options.fixed_samples && wall() > options.timeout_s && samples.size() >= 2) break;
+    if (!reason && !options.fixed_samples && wall() > options.timeout_s && samples.size() >= 2)
+      reason = StopReason::kTimeout;
     double per_sample = gpu_s / static_cast<double>(samples.size());
     batch = static_cast<uint32_t>(std::clamp(0.05 / std::max(per_sample, 1e-9), 1.0, 256.0));
   }
@@ -47,8 +84,11 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
   TimingResult r;
   r.mode = mode;
   r.stage_names = stage_names;
-  r.noise_target_reached = reached;
-  for (const auto& s : samples) r.samples_ns.push_back(s.total_ns);
+  r.stop_reason = *reason;
+  r.noise_target_reached = *reason != StopReason::kTimeout;
+  r.median_ci = median_ci_rel_halfwidth(totals);
+  r.modes = find_modes(totals);
+  r.samples_ns = std::move(totals);
   r.total = summarize(r.samples_ns);
   for (size_t st = 0; st < stage_names.size(); ++st) {
     std::vector<double> v;
@@ -56,6 +96,7 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
     r.stages.push_back(summarize(v));
   }
   r.wall_s = wall();
+  r.warmup_s = warmup_s;
   return r;
 }
 

@@ -1,5 +1,5 @@
-// When to stop sampling: a fixed count, or nvbench's stdrel criterion (relative noise under
-// --max-noise after --min-samples and --min-time, or give up at --timeout).
+// When to stop sampling: a fixed count, or the median's confidence interval within --max-noise
+// after --min-samples and --min-time, or give up at --timeout (timing/stopping.hpp).
 #pragma once
 
 #include <cstdint>
@@ -9,16 +9,23 @@
 #include <vector>
 
 #include "timing/statistics.hpp"
+#include "timing/stopping.hpp"
 
 namespace gnbench {
 
 struct SamplingOptions {
   uint32_t warmup = 3;
+  // Then at least this much GPU time in batches of ~10 ms, and on until two batches in a
+  // row have medians within 2 % (the clocks have ramped up: an idle GPU starts slow), for
+  // at most 0.5 s of wall time; 0: none.
+  double warmup_time_s = 0.05;
   std::optional<uint32_t> fixed_samples;  // --samples N: exactly N, no criterion
-  uint32_t min_samples = 10;
-  double min_time_s = 0.5;   // of accumulated GPU time
-  double max_noise = 0.005;  // stdev / mean
-  double timeout_s = 15.0;   // wall clock for one entry
+  // Defaults for a run that answers in seconds (docs/compare.md, "Stopping"): a converged
+  // median is within its interval of a long run's.
+  uint32_t min_samples = 20;
+  double min_time_s = 0.05;  // of accumulated GPU time
+  double max_noise = 0.005;  // a fraction: the median's 95 % interval half-width / median
+  double timeout_s = 1.0;    // wall clock for one entry
 };
 
 struct TimingResult {
@@ -27,8 +34,12 @@ struct TimingResult {
   std::vector<std::string> stage_names;
   std::vector<Statistics> stages;
   bool noise_target_reached = false;  // always true for a fixed count
+  StopReason stop_reason = StopReason::kTimeout;
+  double median_ci = 0;  // the median's 95 % interval half-width / median at the stop
+  Modes modes;           // bimodality of the samples
   double wall_s = 0;
   std::vector<double> samples_ns;  // every sample's total, in order, for compare's tests
+  double warmup_s = 0;             // wall seconds the settling warm-up took
 };
 
 // Runs `count` samples on the device and returns their times.

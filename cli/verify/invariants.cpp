@@ -5,6 +5,10 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "reference/parallel_for.hpp"
 
 namespace gnbench {
 namespace {
@@ -52,44 +56,49 @@ InvariantResult check_invariants(const Shape& shape, const Inputs& inputs, float
   // for large-mean data. Subtracted first: sqrt(M) * u * rstd * ||w * dy||, the reach of float32
   // accumulation rounding (random walk over M terms), so exact cancellation (||dx|| ~ 0) is not
   // judged on rounding noise.
-  Eigen::ArrayXd g(M);
-  for (Eigen::Index n = 0; n < N; ++n) {
-    for (Eigen::Index grp = 0; grp < G; ++grp) {
-      const Eigen::Index block = n * G + grp, offset = block * M;
-      Eigen::Map<const Eigen::ArrayXf> x(inputs.x.data() + offset, M);
-      Eigen::Map<const Eigen::ArrayXf> dx32(gpu.grad_input.data() + offset, M);
-      Eigen::Map<const Eigen::ArrayXXf> dy(inputs.grad_out.data() + offset, HW, cpg);
-      Eigen::Map<Eigen::ArrayXXd>(g.data(), HW, cpg) =
-          dy.cast<double>().rowwise() *
-          inputs.weight.segment(grp * cpg, cpg).cast<double>().transpose();
+  // Blocks on the thread pool, each into its own slot; the worst is then found in block order.
+  std::vector<std::pair<double, double>> violations(static_cast<size_t>(N * G));
+  parallel_for(N * G, static_cast<uint64_t>(elements), [&](int64_t block) {
+    const Eigen::Index grp = block % G, offset = block * M;
+    thread_local Eigen::ArrayXd g;
+    g.resize(M);
+    Eigen::Map<const Eigen::ArrayXf> x(inputs.x.data() + offset, M);
+    Eigen::Map<const Eigen::ArrayXf> dx32(gpu.grad_input.data() + offset, M);
+    Eigen::Map<const Eigen::ArrayXXf> dy(inputs.grad_out.data() + offset, HW, cpg);
+    Eigen::Map<Eigen::ArrayXXd>(g.data(), HW, cpg) =
+        dy.cast<double>().rowwise() *
+        inputs.weight.segment(grp * cpg, cpg).cast<double>().transpose();
 
-      double sum_violation = kInf, xhat_violation = kInf;
-      if (dx32.isFinite().all()) {
-        const Eigen::ArrayXd xc = x.cast<double>() - x.cast<double>().mean();
-        const double rstd = 1.0 / std::sqrt(xc.square().mean() + static_cast<double>(eps));
-        const Eigen::ArrayXd xhat = xc * rstd;
-        const Eigen::ArrayXd dx = dx32.cast<double>();
+    double sum_violation = kInf, xhat_violation = kInf;
+    if (dx32.isFinite().all()) {
+      const Eigen::ArrayXd xc = x.cast<double>() - x.cast<double>().mean();
+      const double rstd = 1.0 / std::sqrt(xc.square().mean() + static_cast<double>(eps));
+      const Eigen::ArrayXd xhat = xc * rstd;
+      const Eigen::ArrayXd dx = dx32.cast<double>();
 
-        const double dx_norm = dx.matrix().norm();
-        const double rounding = sqrt_m * kFloat32Unit * rstd * g.matrix().norm();
-        // Component along v beyond rounding, relative to ||dx||; 0/0 (all zero) is no violation.
-        const auto relative = [&](double along) {
-          const double excess = std::max(0.0, std::abs(along) - rounding);
-          return excess > 0 ? excess / dx_norm : 0.0;
-        };
-        sum_violation = relative(dx.sum() / sqrt_m);
-        const double xhat_norm = xhat.matrix().norm();
-        const double exact = static_cast<double>(eps) * rstd * rstd * rstd * (g * xhat).sum();
-        xhat_violation = xhat_norm > 0 ? relative(((dx * xhat).sum() - exact) / xhat_norm) : 0.0;
-      }
-      if (sum_violation > result.worst_sum_violation) {
-        result.worst_sum_violation = sum_violation;
-        sum_at = block;
-      }
-      if (xhat_violation > result.worst_xhat_violation) {
-        result.worst_xhat_violation = xhat_violation;
-        xhat_at = block;
-      }
+      const double dx_norm = dx.matrix().norm();
+      const double rounding = sqrt_m * kFloat32Unit * rstd * g.matrix().norm();
+      // Component along v beyond rounding, relative to ||dx||; 0/0 (all zero) is no violation.
+      const auto relative = [&](double along) {
+        const double excess = std::max(0.0, std::abs(along) - rounding);
+        return excess > 0 ? excess / dx_norm : 0.0;
+      };
+      sum_violation = relative(dx.sum() / sqrt_m);
+      const double xhat_norm = xhat.matrix().norm();
+      const double exact = static_cast<double>(eps) * rstd * rstd * rstd * (g * xhat).sum();
+      xhat_violation = xhat_norm > 0 ? relative(((dx * xhat).sum() - exact) / xhat_norm) : 0.0;
+    }
+    violations[static_cast<size_t>(block)] = {sum_violation, xhat_violation};
+  });
+  for (Eigen::Index block = 0; block < N * G; ++block) {
+    const auto [sum_violation, xhat_violation] = violations[static_cast<size_t>(block)];
+    if (sum_violation > result.worst_sum_violation) {
+      result.worst_sum_violation = sum_violation;
+      sum_at = block;
+    }
+    if (xhat_violation > result.worst_xhat_violation) {
+      result.worst_xhat_violation = xhat_violation;
+      xhat_at = block;
     }
   }
 

@@ -5,6 +5,9 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <vector>
+
+#include "reference/parallel_for.hpp"
 
 namespace gnbench {
 namespace {
@@ -35,6 +38,39 @@ ElementLocation locate(const std::string& tensor, const Shape& shape, int64_t in
 // Index of the first true element; the mask is known to hold one.
 int64_t first_true(const Eigen::Array<bool, Eigen::Dynamic, 1>& mask) {
   return std::find(mask.begin(), mask.end(), true) - mask.begin();
+}
+
+// One block's share of pass 2 (measure_tensor): counts, maxima and the sum of squares.
+struct BlockErrors {
+  uint64_t unwritten = 0, nonfinite = 0;
+  int64_t first_unwritten = -1, first_nonfinite = -1, worst = 0;
+  double max_abs = 0, max_rel = 0, diff_sq = 0, max_scaled = 0;
+};
+
+BlockErrors block_errors(const float* gpu, const double* ref, Eigen::Index size, double rel_floor,
+                         double rms) {
+  BlockErrors e;
+  Eigen::Map<const Eigen::ArrayXf> g(gpu, size);
+  Eigen::Map<const Eigen::ArrayXd> r(ref, size);
+  const Eigen::Array<bool, Eigen::Dynamic, 1> poison =
+      g.unaryExpr([](float v) { return std::bit_cast<uint32_t>(v) == kPoisonBits; });
+  const Eigen::Array<bool, Eigen::Dynamic, 1> ref_finite = r.isFinite();
+  const Eigen::Array<bool, Eigen::Dynamic, 1> bad = !g.isFinite() && !poison && ref_finite;
+  const Eigen::Array<bool, Eigen::Dynamic, 1> valid = g.isFinite() && ref_finite;
+  e.unwritten = static_cast<uint64_t>(poison.count());
+  if (e.unwritten) e.first_unwritten = first_true(poison);
+  e.nonfinite = static_cast<uint64_t>(bad.count());
+  if (e.nonfinite) e.first_nonfinite = first_true(bad);
+
+  const Eigen::ArrayXd ref_safe = ref_finite.select(r, 0.0);
+  const Eigen::ArrayXd diff = valid.select((g.cast<double>() - ref_safe).abs(), 0.0);
+  e.max_abs = diff.maxCoeff();
+  e.max_rel = (diff / ref_safe.abs().max(rel_floor)).maxCoeff();
+  e.diff_sq = diff.matrix().squaredNorm();
+  Eigen::Index idx;
+  e.max_scaled = (diff / std::max(rms, kScaleFloor)).maxCoeff(&idx);
+  e.worst = idx;
+  return e;
 }
 
 }  // namespace
@@ -80,57 +116,53 @@ TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
   const Eigen::Index block = grouped ? static_cast<Eigen::Index>(shape.group_size()) : ref.size();
   const Eigen::Index blocks = ref.size() / block;
 
+  // Both passes run their blocks on the thread pool, each block writing only its own slot;
+  // the slots are then combined in block order, so sums and first-found locations are those
+  // of a sequential loop.
+  const uint64_t work = static_cast<uint64_t>(ref.size());
+
   // Pass 1: the reference's scale, per block and over the tensor.
-  Eigen::ArrayXd block_rms(blocks);
+  Eigen::ArrayXd block_rms(blocks), block_sq(blocks);
+  std::vector<uint64_t> block_ref_nonfinite(static_cast<size_t>(blocks));
+  parallel_for(blocks, work, [&](int64_t b) {
+    Eigen::Map<const Eigen::ArrayXd> r(ref.data() + b * block, block);
+    const auto finite = r.isFinite();
+    block_ref_nonfinite[static_cast<size_t>(b)] = static_cast<uint64_t>(block - finite.count());
+    block_sq(b) = finite.select(r, 0.0).matrix().squaredNorm();
+    block_rms(b) = std::sqrt(block_sq(b) / block);
+  });
   double ref_sq = 0;
   uint64_t ref_nonfinite = 0;
   for (Eigen::Index b = 0; b < blocks; ++b) {
-    Eigen::Map<const Eigen::ArrayXd> r(ref.data() + b * block, block);
-    const auto finite = r.isFinite();
-    ref_nonfinite += block - finite.count();
-    const double sq = finite.select(r, 0.0).matrix().squaredNorm();
-    block_rms(b) = std::sqrt(sq / block);
-    ref_sq += sq;
+    ref_nonfinite += block_ref_nonfinite[static_cast<size_t>(b)];
+    ref_sq += block_sq(b);
   }
   const double rel_floor =
       std::max(kRelFloorFraction * std::sqrt(ref_sq / ref.size()), kScaleFloor);
 
   // Pass 2: errors over elements where both sides are finite; the rest are counted, not summed,
   // so one NaN cannot turn every norm into NaN.
+  std::vector<BlockErrors> errors(static_cast<size_t>(blocks));
+  parallel_for(blocks, work, [&](int64_t b) {
+    errors[static_cast<size_t>(b)] = block_errors(gpu.data() + b * block, ref.data() + b * block,
+                                                  block, rel_floor, block_rms(b));
+  });
   double diff_sq = 0;
   int64_t worst_index = 0, first_unwritten = -1, first_nonfinite = -1;
   m.max_scaled = -1;
   for (Eigen::Index b = 0; b < blocks; ++b) {
+    const BlockErrors& e = errors[static_cast<size_t>(b)];
     const Eigen::Index offset = b * block;
-    Eigen::Map<const Eigen::ArrayXf> g(gpu.data() + offset, block);
-    Eigen::Map<const Eigen::ArrayXd> r(ref.data() + offset, block);
-
-    const Eigen::Array<bool, Eigen::Dynamic, 1> poison =
-        g.unaryExpr([](float v) { return std::bit_cast<uint32_t>(v) == kPoisonBits; });
-    const Eigen::Array<bool, Eigen::Dynamic, 1> ref_finite = r.isFinite();
-    const Eigen::Array<bool, Eigen::Dynamic, 1> bad = !g.isFinite() && !poison && ref_finite;
-    const Eigen::Array<bool, Eigen::Dynamic, 1> valid = g.isFinite() && ref_finite;
-
-    if (const auto count = poison.count(); count > 0) {
-      if (m.unwritten == 0) first_unwritten = offset + first_true(poison);
-      m.unwritten += count;
-    }
-    if (const auto count = bad.count(); count > 0) {
-      if (m.nonfinite == 0) first_nonfinite = offset + first_true(bad);
-      m.nonfinite += count;
-    }
-
-    const Eigen::ArrayXd ref_safe = ref_finite.select(r, 0.0);
-    const Eigen::ArrayXd diff = valid.select((g.cast<double>() - ref_safe).abs(), 0.0);
-    m.max_abs = std::max(m.max_abs, diff.maxCoeff());
-    m.max_rel = std::max(m.max_rel, (diff / ref_safe.abs().max(rel_floor)).maxCoeff());
-    diff_sq += diff.matrix().squaredNorm();
-
-    Eigen::Index idx;
-    const double scaled = (diff / std::max(block_rms(b), kScaleFloor)).maxCoeff(&idx);
-    if (scaled > m.max_scaled) {
-      m.max_scaled = scaled;
-      worst_index = offset + idx;
+    if (e.unwritten > 0 && m.unwritten == 0) first_unwritten = offset + e.first_unwritten;
+    if (e.nonfinite > 0 && m.nonfinite == 0) first_nonfinite = offset + e.first_nonfinite;
+    m.unwritten += e.unwritten;
+    m.nonfinite += e.nonfinite;
+    m.max_abs = std::max(m.max_abs, e.max_abs);
+    m.max_rel = std::max(m.max_rel, e.max_rel);
+    diff_sq += e.diff_sq;
+    if (e.max_scaled > m.max_scaled) {
+      m.max_scaled = e.max_scaled;
+      worst_index = offset + e.worst;
     }
   }
 

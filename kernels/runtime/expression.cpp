@@ -1,6 +1,8 @@
 #include "runtime/expression.hpp"
 
 #include <cctype>
+#include <map>
+#include <set>
 #include <vector>
 
 #include "config/config_error.hpp"
@@ -12,6 +14,8 @@ struct Expression::Node {
   int64_t number = 0;
   std::string name;  // variable, operator or function name
   std::vector<std::shared_ptr<const Node>> args;
+  size_t begin = 0, end = 0;  // its text in the expression, for explain_false()
+  bool grouped = false;       // written in parentheses
 };
 
 namespace {
@@ -66,24 +70,34 @@ class Parser {
         }
       if (!matched) return left;
       NodePtr right = parse_binary(level + 1);
-      left = std::make_shared<Expression::Node>(
-          Expression::Node{Kind::kBinary, 0, matched, {left, right}});
+      left = spanned({Kind::kBinary, 0, matched, {left, right}}, left->begin, right->end);
     }
   }
+  static NodePtr spanned(Expression::Node node, size_t begin, size_t end) {
+    node.begin = begin;
+    node.end = end;
+    return std::make_shared<Expression::Node>(std::move(node));
+  }
   NodePtr parse_unary() {
-    if (accept("-"))
-      return std::make_shared<Expression::Node>(
-          Expression::Node{Kind::kUnary, 0, "-", {parse_unary()}});
+    skip_space();
+    const size_t begin = pos_;
+    if (accept("-")) {
+      NodePtr operand = parse_unary();
+      return spanned({Kind::kUnary, 0, "-", {operand}}, begin, operand->end);
+    }
     return parse_primary();
   }
   NodePtr parse_primary() {
     skip_space();
     if (pos_ >= text_.size()) fail("unexpected end");
     char ch = text_[pos_];
+    const size_t begin = pos_;
     if (accept("(")) {
       NodePtr inner = parse_binary(0);
       if (!accept(")")) fail("expected ')'");
-      return inner;
+      Expression::Node group = *inner;
+      group.grouped = true;
+      return spanned(group, begin, pos_);  // the parentheses belong to its text
     }
     if (std::isdigit(static_cast<unsigned char>(ch))) {
       int64_t value = 0;
@@ -93,7 +107,7 @@ class Parser {
         value = value * 10 + digit;
         ++pos_;
       }
-      return std::make_shared<Expression::Node>(Expression::Node{Kind::kNumber, value, "", {}});
+      return spanned({Kind::kNumber, value, "", {}}, begin, pos_);
     }
     if (std::isalpha(static_cast<unsigned char>(ch)) || ch == '_') {
       size_t start = pos_;
@@ -101,8 +115,8 @@ class Parser {
              (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
         ++pos_;
       std::string name = text_.substr(start, pos_ - start);
-      if (!accept("("))
-        return std::make_shared<Expression::Node>(Expression::Node{Kind::kVariable, 0, name, {}});
+      const size_t end = pos_;  // accept() below skips the spaces after the name
+      if (!accept("(")) return spanned({Kind::kVariable, 0, name, {}}, begin, end);
       if (name != "ceil_div" && name != "min" && name != "max") {
         pos_ = start;
         fail("unknown function '" + name + "' (known: ceil_div, min, max)");
@@ -111,7 +125,7 @@ class Parser {
       if (!accept(",")) fail("expected ',' in " + name + "()");
       args.push_back(parse_binary(0));
       if (!accept(")")) fail("expected ')' closing " + name + "()");
-      return std::make_shared<Expression::Node>(Expression::Node{Kind::kCall, 0, name, args});
+      return spanned({Kind::kCall, 0, name, args}, begin, pos_);
     }
     fail("unexpected '" + std::string(1, ch) + "'");
   }
@@ -186,6 +200,35 @@ int64_t eval(const Expression::Node& node, const Variables& vars, const std::str
   return 0;
 }
 
+void collect_names(const Expression::Node& node, std::set<std::string>* names) {
+  if (node.kind == Kind::kVariable) names->insert(node.name);
+  for (const auto& a : node.args) collect_names(*a, names);
+}
+
+// The terms of a top-level && chain, left to right ("A && B && C" -> A, B, C).
+void conjuncts(const NodePtr& node, std::vector<NodePtr>* out) {
+  if (node->kind == Kind::kBinary && node->name == "&&") {
+    conjuncts(node->args[0], out);
+    conjuncts(node->args[1], out);
+  } else {
+    out->push_back(node);
+  }
+}
+
+// What holds when `node` is false, as an expression: a comparison with its operator negated,
+// else "<node> == 0" (parenthesized where || or && would bind looser than ==).
+std::string negated(const Expression::Node& node, const std::string& text) {
+  static const std::map<std::string, std::string> kOpposite{
+      {"==", "!="}, {"!=", "=="}, {"<", ">="}, {">=", "<"}, {">", "<="}, {"<=", ">"}};
+  auto span = [&text](const Expression::Node& n) { return text.substr(n.begin, n.end - n.begin); };
+  const bool binary = node.kind == Kind::kBinary;
+  auto it = kOpposite.find(node.name);
+  if (binary && it != kOpposite.end())
+    return span(*node.args[0]) + " " + it->second + " " + span(*node.args[1]);
+  const bool loose = binary && !node.grouped && (node.name == "||" || node.name == "&&");
+  return (loose ? "(" + span(node) + ")" : span(node)) + " == 0";
+}
+
 }  // namespace
 
 Expression::Expression(std::string text, const std::string& where)
@@ -206,6 +249,28 @@ Expression& Expression::operator=(const Expression&) = default;
 
 int64_t Expression::evaluate(const Variables& variables) const {
   return eval(*root_, variables, where_ + ": expression '" + text_ + "'");
+}
+
+std::set<std::string> Expression::names() const {
+  std::set<std::string> out;
+  collect_names(*root_, &out);
+  return out;
+}
+
+std::string Expression::explain_false(const Variables& variables) const {
+  const std::string prefix = where_ + ": expression '" + text_ + "'";
+  std::string values;
+  for (const auto& name : names()) {
+    auto it = variables.find(name);
+    if (it != variables.end())
+      values += (values.empty() ? "" : " ") + name + "=" + std::to_string(it->second);
+  }
+  std::vector<NodePtr> terms;
+  conjuncts(root_, &terms);
+  for (const auto& term : terms)
+    if (!eval(*term, variables, prefix))
+      return values + (values.empty() ? "" : ": ") + negated(*term, text_);
+  return values + (values.empty() ? "" : ": ") + text_ + " holds";
 }
 
 }  // namespace gnbench

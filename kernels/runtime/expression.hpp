@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace gnbench {
@@ -26,6 +27,14 @@ class Expression {
   // Throws ConfigError on an unknown name, division by zero or int64 overflow.
   int64_t evaluate(const Variables& variables) const;
   const std::string& text() const { return text_; }
+  // The variable names it uses, sorted.
+  std::set<std::string> names() const;
+  // Why it evaluates to 0 for `variables`, in terms a user can check: the values of the names
+  // it uses, then the first false term of its top-level && chain, negated
+  // ("CPG=4 HW=37 SUBGROUP=8: HW % 4 != 0"). Throws like evaluate().
+  std::string explain_false(const Variables& variables) const;
+  // The manifest, variant and field, as given to the constructor.
+  const std::string& where() const { return where_; }
 
   struct Node;
 

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "config/config_error.hpp"
+#include "config/json_document.hpp"
+#include "config/path_name.hpp"
 #include "config/read_file.hpp"
 
 namespace gnbench {
@@ -42,7 +44,7 @@ class Reader {
  public:
   Reader(std::string where) : where_(std::move(where)) {}
   [[noreturn]] void fail(const std::string& field, const std::string& what) const {
-    throw ConfigError(where_ + ": field '" + field + "': " + what);
+    throw ConfigError(where_ + ": field '" + printable(field, 120) + "': " + printable(what, 300));
   }
   void only(const json& obj, const std::string& field, const std::set<std::string>& allowed) const {
     if (!obj.is_object()) fail(field, "must be an object, got " + obj.dump());
@@ -171,17 +173,15 @@ VariantSpec parse_variant(const json& j, const fs::path& file, size_t index) {
   if (!j.is_object())
     throw ConfigError(where + ": variants[" + std::to_string(index) + "] must be an object");
   if (j.contains("name") && j["name"].is_string())
-    where += ": variant '" + j["name"].get<std::string>() + "'";
+    where += ": variant '" + printable(j["name"].get<std::string>(), 80) + "'";
   Reader r(where);
   r.only(j, "",
          {"name", "description", "deterministic", "requires", "when", "traffic_bytes", "params",
           "buffers", "stages"});
   VariantSpec v;
   v.name = r.string(j, "name", "name");
-  if (v.name.empty() ||
-      v.name.find_first_not_of(
-          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != std::string::npos)
-    r.fail("name", "'" + v.name + "' must match [A-Za-z0-9_.-]+");
+  if (std::string rule = path_name_problem(v.name); !rule.empty())
+    r.fail("name", "'" + printable(v.name, 80) + "' " + rule);
   v.description = r.string(j, "description", "description", "");
   v.manifest = file;
   v.deterministic = r.boolean(j, "deterministic", "deterministic", true);
@@ -237,21 +237,8 @@ VariantSpec parse_variant(const json& j, const fs::path& file, size_t index) {
 }  // namespace
 
 std::vector<VariantSpec> load_manifest_text(const std::string& text, const fs::path& file) {
-  json doc;
-  // Printing or copying a value recurses along its nesting: deep documents are refused.
-  constexpr int kMaxDepth = 64;
-  auto depth_limit = [&](int depth, json::parse_event_t event, json&) {
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth >= kMaxDepth)
-      throw ConfigError(file.string() + ": JSON nested deeper than " + std::to_string(kMaxDepth) +
-                        " levels");
-    return true;
-  };
-  try {
-    doc = json::parse(text, depth_limit);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for 1e400
-    throw ConfigError(file.string() + ": malformed JSON: " + e.what());
-  }
+  // The configs' reader: duplicate keys, NUL bytes, depth and 1e400 refused with line:column.
+  json doc = parse_json_document(text, file.string());
   std::vector<json> entries;
   if (doc.is_object() && doc.contains("variants")) {
     if (!doc["variants"].is_array() || doc.size() != 1)
@@ -271,8 +258,11 @@ std::vector<VariantSpec> load_manifests(const std::vector<fs::path>& folders) {
   std::map<std::string, fs::path> seen;  // name -> the manifest that defined it first
   for (const auto& folder : folders) {
     std::error_code ec;
-    if (!fs::is_directory(folder, ec))
-      throw ConfigError(folder.string() + ": not a kernels folder (no such directory)");
+    const fs::file_status st = fs::status(folder, ec);
+    if (ec)  // the true cause: missing, a symlink loop, permission
+      throw ConfigError(folder.string() + ": not a kernels folder (" + ec.message() + ")");
+    if (!fs::is_directory(st))
+      throw ConfigError(folder.string() + ": not a kernels folder (not a directory)");
     std::vector<fs::path> files;
     for (const auto& entry : fs::directory_iterator(folder, ec))
       if (entry.path().extension() == ".json") files.push_back(entry.path());

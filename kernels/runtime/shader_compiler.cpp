@@ -21,21 +21,30 @@ class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
   };
 
  public:
+  // A file that includes itself (or a cycle) would grow without end: 4 GB was seen.
+  static constexpr size_t kMaxDepth = 32;
+  static constexpr size_t kMaxTotalBytes = size_t{16} << 20;
+
   shaderc_include_result* GetInclude(const char* requested, shaderc_include_type,
-                                     const char* requesting, size_t) override {
+                                     const char* requesting, size_t depth) override {
     auto* r = new Result;
     auto path = std::filesystem::path(requesting).parent_path() / requested;
     std::error_code ec;
-    std::ifstream in;
-    // Only regular files: opening a FIFO or a device for reading could block forever.
-    if (std::filesystem::is_regular_file(path, ec)) in.open(path);
-    if (in) {
-      std::stringstream s;
-      s << in.rdbuf();
-      r->name = path.string();
-      r->content = s.str();
+    // shaderc reports `content` as the error when `name` is empty.
+    if (depth > kMaxDepth) {
+      r->content = "#include nested deeper than " + std::to_string(kMaxDepth) +
+                   " levels (does a file include itself?) at " + path.string();
+    } else if (!std::filesystem::is_regular_file(path, ec)) {
+      // Only regular files: opening a FIFO or a device for reading could block forever.
+      r->content = "cannot open " + path.string() + " (not a regular file)";
     } else {
-      r->content = "cannot open " + path.string();  // shaderc reports content as the error
+      try {
+        r->content = read_input_file(path, "shader include", kMaxTotalBytes - total_);
+        r->name = path.string();
+        total_ += r->content.size();
+      } catch (const ConfigError& e) {
+        r->content = std::string(e.what()) + " (includes add up to at most 16 MiB)";
+      }
     }
     r->result = {r->name.c_str(), r->name.size(), r->content.c_str(), r->content.size(), r};
     return &r->result;
@@ -43,6 +52,9 @@ class FolderIncluder : public shaderc::CompileOptions::IncluderInterface {
   void ReleaseInclude(shaderc_include_result* data) override {
     delete static_cast<Result*>(data->user_data);
   }
+
+ private:
+  size_t total_ = 0;
 };
 
 // shaderc reports "<file>:<line>: error: <what>" lines and a closing "N errors generated.";

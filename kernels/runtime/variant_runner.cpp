@@ -34,12 +34,11 @@ std::array<uint32_t, 3> stage_dispatch(const StageSpec& stage, const Variables& 
   std::array<int64_t, 3> d{};
   for (int i = 0; i < 3; ++i) {
     d[i] = stage.dispatch[i].evaluate(vars);
-    if (d[i] < 1) {
-      *why_not = "stage " + stage.name + ": dispatch[" + std::to_string(i) +
-                 "] = " + stage.dispatch[i].text() + " = " + std::to_string(d[i]) +
-                 " (must be >= 1)";
-      return {};
-    }
+    // Not a SKIP: a variant that applies must dispatch something (a manifest error).
+    if (d[i] < 1 || d[i] > int64_t{UINT32_MAX})
+      throw ConfigError(stage.dispatch[i].where() + ": expression '" + stage.dispatch[i].text() +
+                        "' = " + std::to_string(d[i]) +
+                        ": a workgroup count must be in [1, 4294967295]");
   }
   const auto& max = limits.max_workgroup_count;
   if (d[0] > max[0]) {
@@ -126,8 +125,7 @@ std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape,
   for (const auto& f : spec.requires_features)
     if (!device.has(f)) return "device lacks " + f;
   Variables vars = problem_variables(shape, device.limits.subgroup_size);
-  if (spec.when && !spec.when->evaluate(vars))
-    return "condition '" + spec.when->text() + "' is false";
+  if (spec.when && !spec.when->evaluate(vars)) return spec.when->explain_false(vars);
   std::string why;
   for (const auto& stage : spec.stages) {
     stage_dispatch(stage, vars, device.limits, &why);
@@ -136,7 +134,9 @@ std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape,
   for (const auto& b : spec.buffers)
     if (b.kind != BufferSpec::Kind::kTensor &&
         buffer_bytes(b, shape, vars) > device.limits.max_storage_buffer_range)
-      return "buffer " + b.name + " exceeds maxStorageBufferRange";
+      return "buffer " + b.name + " (" + std::to_string(buffer_bytes(b, shape, vars)) +
+             " bytes) exceeds maxStorageBufferRange " +
+             std::to_string(device.limits.max_storage_buffer_range);
   return "";
 }
 
@@ -256,7 +256,8 @@ GpuOutputs VariantRunner::run_once() {
   return read_outputs();
 }
 
-std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold, bool stage_times) {
+std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush* flush,
+                                               bool stage_times) {
   const DeviceInfo& info = ctx_.info();
   if (info.timestamp_valid_bits == 0)
     throw std::runtime_error(info.name + ": the compute queue has no timestamps");
@@ -265,21 +266,24 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, bool cold, bool s
     query_capacity_ = count * per_sample;
     queries_ = vk::raii::QueryPool(ctx_.device(), {{}, vk::QueryType::eTimestamp, query_capacity_});
   }
-  if (cold && !flush_) {
-    // Twice the last-level cache, within what one allocation may be.
-    uint64_t bytes =
-        std::min(2 * info.last_level_cache_bytes, info.limits.max_memory_allocation_size / 2);
-    flush_ = std::make_unique<GpuBuffer>(ctx_, bytes & ~uint64_t{3}, GpuBuffer::Place::kDevice,
-                                         "cache flush");
-  }
+  const bool cold = flush != nullptr;
   auto cmd = ctx_.allocate_command_buffer();
   cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   cmd.resetQueryPool(*queries_, 0, count * per_sample);
   for (uint32_t i = 0; i < count; ++i) {
     if (i) compute_to_transfer_barrier(cmd);
     // Hot samples poison once; accumulators that a variant needs zeroed are zeroed every time.
-    if (cold) cmd.fillBuffer(*flush_->buffer(), 0, VK_WHOLE_SIZE, i);
-    record_fills(cmd, cold || i == 0);
+    if (cold && flush->method() == FlushMethod::kFill) {
+      flush->record(cmd, i);
+      record_fills(cmd, true);
+    } else if (cold) {
+      // Poison first, then the read flush evicts those dirty lines before the timed region.
+      record_fills(cmd, true);
+      compute_to_compute_barrier(cmd);
+      flush->record(cmd, i);
+    } else {
+      record_fills(cmd, i == 0);
+    }
     record_stages(cmd, &queries_, i * per_sample, stage_times);
   }
   cmd.end();

@@ -11,6 +11,7 @@
 
 #include "config/problem.hpp"
 #include "inputs/tensors.hpp"
+#include "runtime/cache_flush.hpp"
 #include "runtime/compute_pipeline.hpp"
 #include "runtime/gpu_buffer.hpp"
 #include "runtime/manifest.hpp"
@@ -50,11 +51,12 @@ class VariantRunner {
 
   // One poisoned run, outputs read back.
   GpuOutputs run_once();
-  // `count` timed samples in one submission. cold: flush the caches (and poison outputs)
-  // before every sample, outside the timed region; hot: back to back after one poisoning.
+  // `count` timed samples in one submission. Cold (a flush given): poison the outputs and
+  // flush the caches before every sample, outside the timed region; hot (null): back to back
+  // after one poisoning.
   // stage_times adds a timestamp after every stage (per-stage times); each one drains the
   // pipeline, so without it only the start and the end of a sample are stamped.
-  std::vector<SampleTimes> sample(uint32_t count, bool cold, bool stage_times);
+  std::vector<SampleTimes> sample(uint32_t count, const CacheFlush* flush, bool stage_times);
   // The outputs the last run or sample left behind.
   GpuOutputs read_outputs();
 
@@ -75,7 +77,6 @@ class VariantRunner {
   const DeviceInputs& inputs_;
   std::map<std::string, std::unique_ptr<GpuBuffer>> owned_;  // outputs, packed, scratch
   std::unique_ptr<GpuBuffer> params_;
-  std::unique_ptr<GpuBuffer> flush_;
   vk::raii::DescriptorPool pool_{nullptr};
   std::vector<vk::raii::DescriptorSet> sets_;
   std::vector<std::array<uint32_t, 3>> dispatch_;

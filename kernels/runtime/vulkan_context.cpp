@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <utility>
@@ -211,7 +212,7 @@ std::vector<DeviceInfo> VulkanContext::list_devices() {
 }
 
 VulkanContext::VulkanContext(const ContextOptions& options)
-    : validation_(options.validation), fence_timeout_(options.fence_timeout) {
+    : validation_(options.validation), fence_timeout_(options.fence_timeout), stop_(options.stop) {
   instance_ = make_instance(context_, validation_);
   if (validation_) {
     using S = vk::DebugUtilsMessageSeverityFlagBitsEXT;
@@ -306,6 +307,12 @@ void VulkanContext::submit_and_wait(const vk::raii::CommandBuffer& cmd,
                 << "; waiting for it to end (a Vulkan submission cannot be cancelled)\n";
       auto waited = std::chrono::steady_clock::now();
       while (device_.waitForFences({*fence}, VK_TRUE, 1'000'000'000ull) == vk::Result::eTimeout) {
+        if (stop_ && *stop_) {
+          std::cerr << "gnbench: stopping while " << what
+                    << " still runs: saving what finished, then exiting\n";
+          if (abandon_) abandon_();
+          std::_Exit(130);  // no destructors: they would free buffers the GPU still uses
+        }
       }
       double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - waited).count();
       char extra[64];

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,10 @@ struct ContextOptions {
   std::string device;  // index or name substring; empty = the best device
   bool validation = false;
   std::chrono::milliseconds fence_timeout{60'000};
+  // Polled while waiting on a submission past fence_timeout: once true (Ctrl-C, SIGTERM), the
+  // wait is given up: the abandon handler saves what finished and the process exits 130
+  // (the submission cannot be cancelled, and its buffers must not be freed while it runs).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 class VulkanContext {
@@ -61,6 +66,8 @@ class VulkanContext {
     if (lost_reason_->empty()) *lost_reason_ = reason.empty() ? "device lost" : reason;
   }
   uint32_t find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags wanted) const;
+  // Called (then _Exit(130)) when a stop is requested while a submission overruns.
+  void set_abandon_handler(std::function<void()> handler) { abandon_ = std::move(handler); }
 
  private:
   vk::raii::Context context_;
@@ -76,6 +83,8 @@ class VulkanContext {
   std::shared_ptr<std::atomic<uint64_t>> validation_count_ =
       std::make_shared<std::atomic<uint64_t>>(0);
   std::chrono::milliseconds fence_timeout_;
+  const std::atomic<bool>* stop_ = nullptr;
+  std::function<void()> abandon_;
   std::shared_ptr<std::string> lost_reason_ = std::make_shared<std::string>();
 };
 

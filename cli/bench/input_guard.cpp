@@ -1,0 +1,78 @@
+#include "bench/input_guard.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <span>
+#include <vector>
+
+#include "runtime/variant_runner.hpp"
+#include "verify/metrics.hpp"
+
+namespace gnbench {
+
+namespace {
+
+// Read back in chunks: the host holds one chunk, not a second copy of a 134 MB tensor.
+constexpr uint64_t kChunkElements = uint64_t{4} << 20;
+
+struct Difference {
+  uint64_t changed = 0;
+  uint64_t first = 0;
+};
+
+Difference compare_with_device(Transfer& transfer, const GpuBuffer& buffer,
+                               const Eigen::ArrayXf& host) {
+  Difference d;
+  const uint64_t total = static_cast<uint64_t>(host.size());
+  std::vector<float> chunk(std::min(total, kChunkElements));
+  for (uint64_t begin = 0; begin < total; begin += chunk.size()) {
+    const uint64_t count = std::min<uint64_t>(chunk.size(), total - begin);
+    transfer.download(buffer, begin * sizeof(float),
+                      std::as_writable_bytes(std::span(chunk.data(), count)));
+    const float* expected = host.data() + begin;
+    if (std::memcmp(chunk.data(), expected, count * sizeof(float)) == 0) continue;
+    for (uint64_t i = 0; i < count; ++i)  // bitwise: a NaN written over a NaN counts too
+      if (std::memcmp(&chunk[i], &expected[i], sizeof(float)) != 0) {
+        if (d.changed++ == 0) d.first = begin + i;
+      }
+  }
+  return d;
+}
+
+ElementLocation location(const std::string& tensor, const Shape& shape, uint64_t index) {
+  ElementLocation loc;
+  if (tensor == "weight") {
+    loc.c = static_cast<int64_t>(index);
+    return loc;
+  }
+  loc.hw = static_cast<int64_t>(index % shape.spatial);
+  loc.c = static_cast<int64_t>(index / shape.spatial % shape.channels);
+  loc.n = static_cast<int64_t>(index / shape.spatial / shape.channels);
+  return loc;
+}
+
+}  // namespace
+
+InputGuard::InputGuard(Transfer& transfer, const DeviceInputs& device, const Inputs& inputs,
+                       const Shape& shape)
+    : transfer_(transfer), device_(device), inputs_(inputs), shape_(shape) {}
+
+bool InputGuard::check_and_restore(std::string& first_write, const std::string& when) {
+  const std::pair<const char*, const Eigen::ArrayXf*> tensors[] = {
+      {"x", &inputs_.x}, {"grad_out", &inputs_.grad_out}, {"weight", &inputs_.weight}};
+  std::string found;
+  for (const auto& [name, host] : tensors) {
+    const GpuBuffer& buffer = device_.tensor(name);
+    const Difference d = compare_with_device(transfer_, buffer, *host);
+    if (d.changed == 0) continue;
+    transfer_.upload(buffer, 0, std::as_bytes(std::span(host->data(), host->size())));
+    found += std::string(found.empty() ? "wrote into input " : "; input ") + name + ": " +
+             std::to_string(d.changed) + " of " + std::to_string(host->size()) +
+             " elements changed, first at " + location(name, shape_, d.first).str();
+  }
+  if (found.empty()) return false;
+  if (first_write.empty()) first_write = found + ", " + when;
+  return true;
+}
+
+}  // namespace gnbench

@@ -1,0 +1,62 @@
+#include "commands/tune_cli.hpp"
+
+#include "config/config_error.hpp"
+#include "config/name_patterns.hpp"
+#include "runtime/manifest.hpp"
+
+namespace gnbench {
+
+CLI::App* add_tune_subcommand(CLI::App& app, TuneCli& t) {
+  auto* c = app.add_subcommand(
+      "tune",
+      "Time the variants on the configs' problems and write the fastest verified one per "
+      "shape as a dispatch table (`run --variant best --table FILE` runs it)");
+  c->add_option("configs", t.cmd.run.configs, "JSON problem configuration files")
+      ->check(CLI::ExistingPath);
+  c->add_option("--json", t.table, "The dispatch table to write")->required();
+  c->add_option("--from", t.from, "Build the table from this results file instead of a run")
+      ->check(CLI::ExistingFile);
+  c->add_option("--mode", t.cmd.mode, "Whose medians choose: hot (back to back) or cold")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"hot", "cold"}));
+  c->add_option("--variant", t.variants, "Candidate variants, by name or glob (default: all)");
+  c->add_option("--problem", t.problems, "Problems to tune, by name or glob (default: all)");
+  c->add_option("--kernels", t.kernel_dirs, "Extra folder(s) of kernel manifests")
+      ->check(CLI::ExistingDirectory);
+  c->add_option("--device", t.cmd.run.bench.context.device, "Device index or name substring");
+  c->add_option("--results", t.results, "Also write the run's results file");
+  c->add_option("--samples", t.samples, "Exactly this many samples per entry")
+      ->check(CLI::Range(1u, 1000000u));
+  c->add_option("--min-time", t.cmd.run.bench.sampling.min_time_s,
+                "Least accumulated GPU seconds per entry")
+      ->check(CLI::Range(0.0, 1e6));
+  c->add_option("--max-noise", t.cmd.run.bench.sampling.max_noise,
+                "Stop when stdev/mean falls below this")
+      ->check(CLI::Range(1e-9, 1e6));
+  c->add_option("--timeout", t.cmd.run.bench.sampling.timeout_s,
+                "Seconds per entry before giving up on the noise target")
+      ->check(CLI::Range(1e-6, 1e6));
+  c->add_flag("--force", t.cmd.run.force, "Replace existing output files");
+  c->add_flag("--quiet,-q", t.cmd.run.quiet, "No progress on stderr");
+  return c;
+}
+
+TuneCommand tune_from_cli(TuneCli& t, const std::string& command_line) {
+  TuneCommand cmd = t.cmd;
+  if (!t.from.empty() && !cmd.run.configs.empty())
+    throw ConfigError("tune: give config files or --from RESULTS, not both");
+  if (t.from.empty() && cmd.run.configs.empty())
+    throw ConfigError("tune: no problems: give config files, or --from RESULTS");
+  cmd.table_out = t.table;
+  if (!t.from.empty()) cmd.from = t.from;
+  cmd.run.command_line = command_line;
+  cmd.run.bench.kernel_folders.push_back(default_kernels_folder());
+  for (const auto& d : t.kernel_dirs) cmd.run.bench.kernel_folders.push_back(d);
+  if (!t.variants.empty()) cmd.run.bench.variants = split_list(t.variants, "--variant");
+  if (!t.problems.empty()) cmd.run.problems = split_list(t.problems, "--problem");
+  if (t.samples) cmd.run.bench.sampling.fixed_samples = t.samples;
+  if (!t.results.empty()) cmd.run.json_out = t.results;
+  return cmd;
+}
+
+}  // namespace gnbench

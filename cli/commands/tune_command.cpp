@@ -1,0 +1,48 @@
+// gnbench tune: time every variant on the configs' problems (or read a results file) and
+// write the fastest verified variant per shape as a dispatch table (docs/performance.md).
+#include <iostream>
+
+#include "commands/commands.hpp"
+#include "config/config_error.hpp"
+#include "dispatch/dispatch_table.hpp"
+#include "report/atomic_file.hpp"
+#include "report/best_variants.hpp"
+#include "report/results_json.hpp"
+
+namespace gnbench {
+
+int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
+  ensure_writable_target(cmd.table_out, cmd.run.force, "--force");
+  auto write_table = [&cmd](const RunRecords& records, const std::string& source) {
+    DispatchTable table = table_from_records(records, cmd.mode, source);
+    write_file_atomically(cmd.table_out, table_to_json(table).dump(1) + "\n");
+    std::cout << "\ndispatch table: " << table.entries.size() << " shape(s), " << cmd.mode
+              << " medians, written to " << cmd.table_out.string() << "\n";
+  };
+  if (cmd.from) {
+    const RunRecords records = read_results_file(*cmd.from);
+    print_best_variants(std::cout, best_variants(records, cmd.mode));
+    write_table(records, cmd.from->string());
+    return 0;
+  }
+  cmd.run.bench.timing = true;
+  cmd.run.bench.hot = cmd.mode == "hot";
+  cmd.run.bench.cold = cmd.mode == "cold";
+  // Variants are ranked against each other: the copy probe's seconds buy nothing here.
+  cmd.run.bench.measure_copy_bandwidth = false;
+  // Written from what the run finished, even when it was interrupted or a variant failed
+  // (failed entries are never chosen); the run's exit code stands.
+  std::optional<ConfigError> no_table;
+  cmd.run.on_records = [&](const RunRecords& records) {
+    try {
+      write_table(records, "this run");
+    } catch (const ConfigError& e) {
+      no_table = e;
+    }
+  };
+  const int code = run_command(cmd.run, stop);
+  if (no_table) throw *no_table;
+  return code;
+}
+
+}  // namespace gnbench

@@ -1,0 +1,40 @@
+#include "report/gzip_text.hpp"
+
+#include <zlib.h>
+
+#include "config/config_error.hpp"
+
+namespace gnbench {
+
+std::string gunzip_if_compressed(std::string bytes, const std::string& source, size_t max_bytes) {
+  if (bytes.size() < 2 || static_cast<unsigned char>(bytes[0]) != 0x1f ||
+      static_cast<unsigned char>(bytes[1]) != 0x8b)
+    return bytes;
+  z_stream z{};
+  if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)  // 16: expect a gzip header
+    throw ConfigError(source + ": cannot inflate: zlib initialisation failed");
+  struct End {
+    z_stream* z;
+    ~End() { inflateEnd(z); }
+  } end{&z};
+  z.next_in = reinterpret_cast<Bytef*>(bytes.data());
+  z.avail_in = static_cast<uInt>(bytes.size());
+  std::string out;
+  char buf[1 << 16];
+  for (int rc = Z_OK; rc != Z_STREAM_END;) {
+    z.next_out = reinterpret_cast<Bytef*>(buf);
+    z.avail_out = sizeof buf;
+    rc = inflate(&z, Z_NO_FLUSH);
+    if (rc != Z_OK && rc != Z_STREAM_END)
+      throw ConfigError(source + ": corrupt gzip data (" + (z.msg ? z.msg : "truncated") + ")");
+    out.append(buf, sizeof buf - z.avail_out);
+    if (out.size() > max_bytes)
+      throw ConfigError(source + ": inflates to more than " + std::to_string(max_bytes >> 20) +
+                        " MiB");
+    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0)
+      throw ConfigError(source + ": corrupt gzip data (truncated)");
+  }
+  return out;
+}
+
+}  // namespace gnbench

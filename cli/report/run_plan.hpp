@@ -1,0 +1,21 @@
+// `run --list`: what a run would do, problem x variant, without running anything.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "config/problem.hpp"
+
+namespace gnbench {
+
+struct PlannedEntry {
+  Problem problem;
+  std::string variant;
+  std::string skip_reason;  // "" = it would run
+};
+
+// A header line with the counts, then one row per entry: "run" or "skip: <reason>".
+void print_run_plan(std::ostream& out, const std::vector<PlannedEntry>& plan);
+
+}  // namespace gnbench

@@ -1,0 +1,69 @@
+#include "report/run_summary.hpp"
+
+#include "report/format.hpp"
+#include "report/table_printer.hpp"
+
+namespace gnbench {
+
+namespace {
+
+bool verified(Verdict v) { return v == Verdict::kPass || v == Verdict::kXPass; }
+
+double median_ns(const EntryRecord& e) { return e.headline()->total.median; }
+
+bool timed(const EntryRecord& e) {
+  return e.headline() && e.headline()->total.samples > 0 && median_ns(e) > 0;
+}
+
+}  // namespace
+
+RunSummary summarize_run(const RunRecords& records) {
+  RunSummary s;
+  s.copy_gbps = records.context.copy_gbps;
+  std::map<std::string, size_t> index;  // problem -> position in s.best
+  bool any_timed = false;
+  for (const auto& e : records.entries) {
+    ++s.counts[e.verdict];
+    auto [it, added] = index.emplace(e.problem.name, s.best.size());
+    if (added) s.best.push_back({e.problem.name, nullptr});
+    if (!verified(e.verdict) || !timed(e)) continue;
+    any_timed = true;
+    if (s.timing.empty()) s.timing = e.headline()->mode;
+    const EntryRecord*& best = s.best[it->second].entry;
+    if (!best || median_ns(e) < median_ns(*best)) best = &e;
+  }
+  if (!any_timed) s.best.clear();
+  return s;
+}
+
+void print_run_summary(std::ostream& out, const RunSummary& s) {
+  out << "summary:";
+  const char* sep = " ";
+  for (Verdict v : {Verdict::kPass, Verdict::kFail, Verdict::kXFail, Verdict::kSkipped,
+                    Verdict::kXPass, Verdict::kError}) {
+    const auto it = s.counts.find(v);
+    const size_t n = it == s.counts.end() ? 0 : it->second;
+    // The four the run always has; the rare ones only when they happened.
+    if (n == 0 && (v == Verdict::kXPass || v == Verdict::kError)) continue;
+    out << sep << n << " " << verdict_name(v);
+    sep = ", ";
+  }
+  out << "\n";
+  if (s.best.empty()) return;
+  SummaryTable t;
+  t.titles = {"problem", "fastest verified variant", s.timing + " us", "GB/s", "% copy"};
+  t.left_aligned = {true, true, false, false, false};
+  for (const auto& b : s.best) {
+    if (!b.entry) {
+      t.rows.push_back({b.problem, "(none verified and timed)", "-", "-", "-"});
+      continue;
+    }
+    const double ns = median_ns(*b.entry), gbps = double(b.entry->required_bytes) / ns;
+    t.rows.push_back({b.problem, b.entry->variant, format("%.2f", ns / 1e3),
+                      format(gbps < 10 ? "%.2f" : "%.1f", gbps),
+                      s.copy_gbps > 0 ? format("%.1f%%", 100 * gbps / s.copy_gbps) : "-"});
+  }
+  print_aligned(out, t);
+}
+
+}  // namespace gnbench

@@ -1,0 +1,151 @@
+#version 450
+// Stage 1 of the gn_sgroup variants: groups far smaller than a workgroup (GroupNorm on
+// flattened N x C features, spatial 1, tiny spatial sizes), where the one-workgroup-per-group
+// kernels leave most invocations idle and N*G workgroups each pay a workgroup's start-up and
+// barriers. Scalar loads: no condition on C or HW alignment.
+//  ENTRY_SUBGROUP: one subgroup per (n, group), WG_SIZE / SUBGROUP_SIZE groups per workgroup,
+//    the group's M <= SUBGROUP_SIZE * SLOTS elements in registers (lane l holds elements
+//    l, l + SUBGROUP, ...: a group is one contiguous range, so the loads are coalesced).
+//    Statistics with subgroupAdd only; no workgroup barrier.
+//  ENTRY_LANE: one invocation per (n, group), M <= SLOTS elements, all sums serial.
+// Both write grad_input (3T of traffic) and per-(n, c) partials (rstd * sum dy*(x-mean),
+// sum dy), summed over n by gn_dwdb_split.comp.
+//
+// Numerics as every gn_* variant (docs/performance.md): d = x - K with K the group's first
+// element, two-pass statistics (m^ = mean of d, M2 = sum (d - m^)^2), per-channel sums
+// centred at m^, grad_input = rstd * (w*dy - (cA + k2 * (d - m^))) with w*dy a `precise`
+// product (weighted()), so a one-element group gives exactly 0. Every sum has a fixed order.
+#define PARAMS_BINDING 5
+#include "gn_common.glsl"
+
+#ifndef SLOTS
+#error "define SLOTS (elements per invocation held in registers)"
+#endif
+
+layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { float dy_v[]; };
+layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { float x_v[]; };
+layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { float weight[]; };
+layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { float dx_v[]; };
+layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
+
+#if defined(ENTRY_LANE)
+
+void main() {
+  const uint C = params.channels, HW = params.spatial, G = params.num_groups;
+  const uint CPG = C / G, M = CPG * HW;
+  const uint ng = linear_workgroup_id() * WG_SIZE + gl_LocalInvocationID.x;
+  if (ng >= params.batch * G) return;
+  const uint n = ng / G, g = ng % G;
+  const uint base = ng * M;  // (n*C + g*CPG) * HW: a group is contiguous
+  float d[SLOTS], dy[SLOTS];
+  const float K = x_v[base];
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    d[k] = k < M ? x_v[base + k] - K : 0.0;
+    dy[k] = k < M ? dy_v[base + k] : 0.0;
+  }
+  float sd = 0.0;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) sd += d[k];
+  const float mean_t = sd / float(M);
+  // Sums of products with explicit fma (the exact product, one rounding per term) on every
+  // driver: left to contraction, the H200 build of this loop lost accuracy (GPU-host run 21a,
+  // flat_points_128_n65536: 1.06e-3 against 7.4e-4 for the other builds).
+  float m2 = 0.0;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const float e = k < M ? d[k] - mean_t : 0.0;
+    m2 = fma(e, e, m2);
+  }
+  const float rstd = inversesqrt(m2 / float(M) + uintBitsToFloat(params.eps_bits));
+  vec2 wsum = vec2(0.0);
+  for (uint c = 0; c < CPG; ++c) {
+    vec2 ab = vec2(0.0);
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k)
+      if (k >= c * HW && k < (c + 1u) * HW) ab = vec2(ab.x + dy[k], fma(dy[k], d[k] - mean_t, ab.y));
+    wsum = fma(vec2(weight[g * CPG + c]), ab, wsum);
+    part[n * C + g * CPG + c] = vec2(rstd * ab.y, ab.x);
+  }
+  const float cA = wsum.x / float(M);
+  const float k2 = rstd * rstd * (wsum.y / float(M));
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k)
+    if (k < M) dx_v[base + k] = rstd * (weighted(weight[g * CPG + k / HW], dy[k]) - (cA + k2 * (d[k] - mean_t)));
+}
+
+#else  // ENTRY_SUBGROUP
+
+#define CAP (SUBGROUP_SIZE * SLOTS)
+// Each subgroup's dy and e = d - m^, so that lanes can sum channels other than their own.
+shared float s_dy[NUM_SG * CAP];
+shared float s_e[NUM_SG * CAP];
+shared vec2 s_ab[WG_SIZE];  // per-lane pieces of channel sums
+
+void main() {
+  const uint C = params.channels, HW = params.spatial, G = params.num_groups;
+  const uint CPG = C / G, M = CPG * HW;
+  const uint s = gl_SubgroupID, lane = gl_SubgroupInvocationID;
+  const uint ng = linear_workgroup_id() * NUM_SG + s;
+  if (ng >= params.batch * G) return;  // whole subgroups only: no workgroup barrier below
+  const uint n = ng / G, g = ng % G;
+  const uint base = ng * M;
+  const uint sbase = s * CAP;
+  const float K = x_v[base];
+  float d[SLOTS], dy[SLOTS];
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const uint i = k * SUBGROUP_SIZE + lane;
+    d[k] = i < M ? x_v[base + i] - K : 0.0;
+    dy[k] = i < M ? dy_v[base + i] : 0.0;
+  }
+  float sd = 0.0;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) sd += d[k];
+  const float mean_t = subgroupAdd(sd) / float(M);
+  float se2 = 0.0;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const uint i = k * SUBGROUP_SIZE + lane;
+    const float e = i < M ? d[k] - mean_t : 0.0;
+    se2 = fma(e, e, se2);  // explicit fma as in ENTRY_LANE
+    if (i < M) {
+      s_dy[sbase + i] = dy[k];
+      s_e[sbase + i] = e;
+    }
+  }
+  const float rstd = inversesqrt(subgroupAdd(se2) / float(M) + uintBitsToFloat(params.eps_bits));
+  subgroupMemoryBarrierShared();
+  subgroupBarrier();
+  // Channel sums (sum dy, sum dy*e): P lanes per channel, each a contiguous piece of its
+  // row, then the channel's first lane adds the P pieces in order.
+  const uint P = CPG >= SUBGROUP_SIZE ? 1u : SUBGROUP_SIZE / CPG;
+  const uint CH = SUBGROUP_SIZE / P;  // channels per round
+  const uint p = lane % P;
+  const uint h0 = p * HW / P, h1 = (p + 1u) * HW / P;
+  vec2 wsum = vec2(0.0);
+  for (uint c0 = 0; c0 < CPG; c0 += CH) {  // uniform in the subgroup
+    const uint c = c0 + lane / P;
+    const bool mine = lane < CH * P && c < CPG;
+    vec2 ab = vec2(0.0);
+    if (mine)
+      for (uint h = h0; h < h1; ++h) {
+        const float v = s_dy[sbase + c * HW + h];
+        ab = vec2(ab.x + v, fma(v, s_e[sbase + c * HW + h], ab.y));
+      }
+    if (P > 1u) {
+      s_ab[gl_LocalInvocationID.x] = ab;
+      subgroupMemoryBarrierShared();
+      subgroupBarrier();
+      if (p == 0u) {
+        ab = vec2(0.0);
+        for (uint j = 0; j < P; ++j) ab += s_ab[gl_LocalInvocationID.x + j];
+      }
+      subgroupBarrier();  // read before the next round writes
+    }
+    if (mine && p == 0u) {
+      wsum = fma(vec2(weight[g * CPG + c]), ab, wsum);
+      part[n * C + g * CPG + c] = vec2(rstd * ab.y, ab.x);
+    }
+  }
+  const vec2 W = subgroupAdd(wsum);
+  const float cA = W.x / float(M);
+  const float k2 = rstd * rstd * (W.y / float(M));
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const uint i = k * SUBGROUP_SIZE + lane;
+    if (i < M) dx_v[base + i] = rstd * (weighted(weight[g * CPG + i / HW], dy[k]) - (cA + k2 * (d[k] - mean_t)));
+  }
+}
+#endif

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Which variants' `when` admit each problem of a config, at a given subgroup size.
+
+    scripts/variant_coverage.py configs/models.json [--subgroup 32] [--kernels DIR]
+
+Prints one line per problem: M (group size), N*G, the admitted gn_* variants and the
+expected fastest family by the order in docs/performance.md (3T before 5T; among 3T
+the single-pass group kernels by regime). Evaluates the manifests' expressions with the
+same variables and operators as gnbench (N C HW G CPG M E SUBGROUP; ceil_div, min, max).
+"""
+import argparse, glob, json, os, re, sys
+
+# Most to least preferred when several admit a shape (docs/performance.md: 3T on-chip
+# builds, then regx, then the 5T fused builds; the seed last).
+PREFERENCE = ["gn_sgroup", "gn_onchip2_v4_896", "gn_onchip2_v4", "gn_onchip_v4", "gn_onchip2",
+              "gn_onchip", "gn_regx_v4", "gn_regx", "gn_fused_v4", "gn_fused2_v4", "gn_fused",
+              "gn_fused2", "seed"]
+
+
+def evaluate(expr, v):
+    py = expr.replace("&&", " and ").replace("||", " or ")
+    py = re.sub(r"(?<![/])/(?![/])", "//", py)
+    env = dict(v, ceil_div=lambda a, b: -(-a // b), min=min, max=max)
+    return int(eval(py, {"__builtins__": {}}, env))
+
+
+def load_variants(dirs):
+    out = []
+    for d in dirs:
+        for f in sorted(glob.glob(os.path.join(d, "*.json"))):
+            doc = json.load(open(f))
+            out += doc.get("variants", [doc])
+    return out
+
+
+def rank(name):
+    for i, prefix in enumerate(PREFERENCE):
+        if name.startswith(prefix):
+            return i
+    return len(PREFERENCE)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("configs", nargs="+")
+    ap.add_argument("--subgroup", type=int, default=32)
+    ap.add_argument("--kernels", action="append", default=[])
+    args = ap.parse_args()
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels")
+    variants = load_variants([root] + args.kernels)
+    for path in args.configs:
+        for p in json.load(open(path))["problems"]:
+            N, C, HW, G = p["batch"], p["channels"], p["spatial"], p["groups"]
+            v = dict(N=N, C=C, HW=HW, G=G, CPG=C // G, M=C // G * HW, E=N * C * HW,
+                     SUBGROUP=args.subgroup)
+            ok = [x["name"] for x in variants if "when" not in x or evaluate(x["when"], v)]
+            ok.sort(key=rank)
+            fast = [n for n in ok if n != "seed"]
+            first = fast[0] if fast else "seed only"
+            print(f"{p['name']:40s} M={v['M']:<8d} NG={N * G:<7d} HW%4={HW % 4} "
+                  f"first: {first:22s} admitted: {', '.join(n for n in ok if n != 'seed')}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+// configs/verify.json, the verification suite: on this device it lets every variant run in
+// every regime its `when` allows; alone it catches the broken kernels written for the gap
+// classes (eps fixed, > 128 channels, > 64 channels per group, the dispatch fold) while the
+// seed passes it; a failing random problem prints commands that rerun it and its shrunk form.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "bench/bench_runner.hpp"
+#include "config/config_loader.hpp"
+#include "report/format.hpp"
+#include "runtime/variant_runner.hpp"
+#include "runtime/vulkan_context.hpp"
+#include "verify/coverage.hpp"
+
+namespace gnbench {
+namespace {
+
+const std::string kSource = GNBENCH_SOURCE_DIR;
+const std::string kBroken = GNBENCH_BROKEN_KERNELS_DIR;
+const std::string kSuite = kSource + "/configs/verify.json";
+const Progress kQuiet = [](const std::string&, size_t, size_t) {};
+
+BenchOptions verify_only(const std::vector<std::string>& variants) {
+  BenchOptions o;
+  o.kernel_folders = {kSource + "/kernels", kBroken};
+  o.variants = variants;
+  o.timing = false;
+  o.measure_copy_bandwidth = false;
+  return o;
+}
+
+// Static: every (problem, variant) the suite would run counts as passed; what remains a gap
+// is a regime no problem of the suite reaches for that variant. (CI's verify-suite script
+// runs the suite for real and checks the same report with real verdicts.)
+TEST(VerifySuite, ReachesEveryRegimeEveryVariantAllows) {
+  const auto problems = load_config_file(kSuite);
+  const auto variants = load_manifests({kSource + "/kernels"});
+  VulkanContext ctx(ContextOptions{});
+  RunRecords records;
+  std::vector<const VariantSpec*> selected;
+  for (const auto& v : variants) {
+    selected.push_back(&v);
+    for (const Problem& p : problems) {
+      EntryRecord e;
+      e.problem = p;
+      e.variant = v.name;
+      e.verdict = not_applicable_reason(v, p.shape, ctx.info()).empty() ? Verdict::kPass
+                                                                        : Verdict::kSkipped;
+      records.entries.push_back(e);
+    }
+  }
+  const CoverageReport report = compute_coverage(records, selected, ctx.info());
+  for (const auto& v : report.variants)
+    for (size_t i = 0; i < regimes().size(); ++i)
+      EXPECT_NE(v.cells[i], CoverageCell::kGap)
+          << v.variant << " never runs in " << regimes()[i].id << ", e.g. "
+          << shape_label(v.example[i]->shape) << " eps " << v.example[i]->eps;
+  EXPECT_GT(report.count(CoverageCell::kVerified), variants.size() * 10);
+}
+
+// Each gap-class bug fails on some problem of the suite that the seed passes, so the problem
+// is fine and the kernel is wrong. Problems run in suite order and each variant stops at the
+// first such problem (scripts/verify-suite.sh runs every variant, the seed included, on all).
+TEST(VerifySuite, CatchesTheGapClassKernelsAlone) {
+  const auto problems = load_config_file(kSuite);
+  for (const std::string variant :
+       {"broken_eps_fixed", "broken_weight_c128", "broken_weight_cpg64", "broken_fold_stride"}) {
+    BenchRunner broken(verify_only({variant}));
+    BenchRunner control(verify_only({"seed"}));
+    const Problem* caught = nullptr;
+    for (const Problem& p : problems) {
+      if (!not_applicable_reason(*broken.variants()[0], p.shape, broken.context().info()).empty())
+        continue;
+      const RunRecords r = broken.run({p}, kQuiet, nullptr);
+      ASSERT_EQ(r.entries.size(), 1u);
+      EXPECT_NE(r.entries[0].verdict, Verdict::kError) << r.entries[0].message;
+      if (r.entries[0].verdict != Verdict::kFail) continue;
+      // Counts only where the seed passes: a problem the seed fails too says nothing about
+      // this bug (scripts/verify-suite.sh reports such seed failures as failures).
+      const RunRecords seed = control.run({p}, kQuiet, nullptr);
+      if (seed.entries.at(0).verdict != Verdict::kPass) continue;
+      caught = &p;
+      break;
+    }
+    EXPECT_NE(caught, nullptr) << variant
+                               << " passed every problem of verify.json that the seed passes";
+  }
+}
+
+}  // namespace
+}  // namespace gnbench
