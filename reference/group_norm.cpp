@@ -97,7 +97,8 @@ namespace {
 // One (n, group) block's backward: writes its grad_input and its per-channel sums (sum dy,
 // sum dy * xhat), which the caller adds over n in order.
 void backward_block(const Shape& shape, const Block& xb, const Block& dy, const RowArray& w,
-                    double eps, MutableBlock& gi, double* sum_dy_out, double* sum_dy_xhat_out) {
+                    double eps, MutableBlock& gi, double* sum_dy_out, double* sum_dy_xhat_out,
+                    double* scale_out) {
   const Eigen::Index cpg = shape.channels_per_group();
   const double m = static_cast<double>(shape.group_size());
   // The statistics exactly as group_stats() forms them.
@@ -121,6 +122,7 @@ void backward_block(const Shape& shape, const Block& xb, const Block& dy, const 
   const double mean_wdy = (sum_dy * w).sum() / m;
   const double mean_wdy_xhat = (sum_dy_xhat * w).sum() / m;
   gi = inv_std * ((dy.rowwise() * w) - mean_wdy - xhat * mean_wdy_xhat);
+  *scale_out = inv_std * std::sqrt((dy.rowwise() * w).square().sum() / m);
 }
 
 // Runs every (n, group) block on the thread pool; `block_inputs(k, off)` returns the block's
@@ -135,6 +137,7 @@ ReferenceOutputs backward_blocks(const Shape& shape, const Eigen::ArrayXd& weigh
   out.grad_input.resize(static_cast<Eigen::Index>(shape.elements()));
   out.grad_weight = Eigen::ArrayXd::Zero(shape.channels);
   out.grad_bias = Eigen::ArrayXd::Zero(shape.channels);
+  out.grad_input_scale.resize(blocks);
   // [N * C] per-(n, c) sums, in NC order.
   Eigen::ArrayXd sums_dy(blocks * cpg), sums_dy_xhat(blocks * cpg);
   parallel_for(blocks, shape.elements(), [&](int64_t k) {
@@ -144,7 +147,8 @@ ReferenceOutputs backward_blocks(const Shape& shape, const Eigen::ArrayXd& weigh
     const RowArray w = weight.segment(Eigen::Index{g} * cpg, cpg).transpose();
     MutableBlock gi(out.grad_input.data() + off, hw, cpg);
     block_inputs(k, off, [&](const Block& xb, const Block& dy) {
-      backward_block(shape, xb, dy, w, eps, gi, &sums_dy[k * cpg], &sums_dy_xhat[k * cpg]);
+      backward_block(shape, xb, dy, w, eps, gi, &sums_dy[k * cpg], &sums_dy_xhat[k * cpg],
+                     &out.grad_input_scale[k]);
     });
   });
   const Eigen::Index c = shape.channels;

@@ -154,7 +154,7 @@ const std::vector<BadCase> kCases = {
     {"one_off_product_wraps_2_64",
      one_off(
          {"--batch", "769546", "--channels", "494770", "--spatial", "48448661", "--groups", "1"}),
-     {"command line", "problem 'cli'", "N*C*HW"}},
+     {"command line", "problem 'n769546_c494770_hw48448661_g1'", "N*C*HW"}},
     {"one_off_product_exactly_2_64",
      one_off(
          {"--batch", "4194304", "--channels", "2097152", "--spatial", "2097152", "--groups", "1"}),

@@ -23,6 +23,7 @@ EntryRecord entry(const std::string& problem, const std::string& variant, double
   e.problem.shape = {2, 8, 16, 4};
   e.variant = variant;
   e.verdict = verdict;
+  e.trials = verdict == Verdict::kSkipped ? 0 : 1;  // a judged entry ran at least once
   if (median_ns > 0) {
     TimingResult t;
     t.mode = "cold";

@@ -24,6 +24,11 @@ struct ReferenceOutputs {
   Eigen::ArrayXd grad_input;
   Eigen::ArrayXd grad_weight;
   Eigen::ArrayXd grad_bias;
+  // [N * G] rstd * rms(weight * grad_out) over each (n, group): the size of the terms whose
+  // difference grad_input is. Where they cancel (groups of two elements, eps far below the
+  // variance, grad_out aligned with xhat) grad_input is a small residual and float32 can only
+  // be judged against this scale, not against the residual itself.
+  Eigen::ArrayXd grad_input_scale;
 };
 
 }  // namespace gnbench

@@ -49,9 +49,10 @@ InvariantResult check_invariants(const Shape& shape, const Inputs& inputs, float
 
   // Both grad_input identities say dx has no component along a unit direction v (1/sqrt(M), or
   // xhat/||xhat|| after removing the exact eps term). We judge that component relative to the
-  // group's own ||dx||: any error e with ||e|| <= tol * ||dx|| (which max_scaled <= tol
-  // implies) moves it by at most tol * ||dx|| (Cauchy-Schwarz), so a kernel passing the
-  // reference cannot fail here, while errors along v larger than tol are caught. Not sqrt(M)
+  // group's own ||dx||, raised to rstd * ||w * dy|| (the size of the terms dx is the difference
+  // of, metrics.hpp's conditioning scale): any error e with ||e|| <= tol * that norm (which
+  // max_scaled <= tol implies) moves it by at most as much (Cauchy-Schwarz), so a kernel passing
+  // the reference cannot fail here, while errors along v larger than tol are caught. Not sqrt(M)
   // stricter, because a per-group constant error of 1e-4 * rms is legitimate float32 behaviour
   // for large-mean data. Subtracted first: sqrt(M) * u * rstd * ||w * dy||, the reach of float32
   // accumulation rounding (random walk over M terms), so exact cancellation (||dx|| ~ 0) is not
@@ -76,8 +77,9 @@ InvariantResult check_invariants(const Shape& shape, const Inputs& inputs, float
       const Eigen::ArrayXd xhat = xc * rstd;
       const Eigen::ArrayXd dx = dx32.cast<double>();
 
-      const double dx_norm = dx.matrix().norm();
-      const double rounding = sqrt_m * kFloat32Unit * rstd * g.matrix().norm();
+      const double terms_norm = rstd * g.matrix().norm();
+      const double dx_norm = std::max(dx.matrix().norm(), terms_norm);
+      const double rounding = sqrt_m * kFloat32Unit * terms_norm;
       // Component along v beyond rounding, relative to ||dx||; 0/0 (all zero) is no violation.
       const auto relative = [&](double along) {
         const double excess = std::max(0.0, std::abs(along) - rounding);

@@ -20,6 +20,7 @@ struct InvariantResult {
   // Each is the worst over its (n, group) blocks or channels, dimensionless, after a float32
   // rounding allowance; pass needs all <= tolerance. +inf where the GPU output holds NaN/Inf
   // (poison included). dx = grad_input of one (n, group), M its size:
+  // with ||dx|| raised to rstd * ||weight * grad_out|| where dx is a cancellation residual:
   double worst_sum_violation = 0;   // |sum(dx)| / sqrt(M) / ||dx||
   double worst_xhat_violation = 0;  // |sum(dx * xhat) - exact| / ||xhat|| / ||dx||
   double worst_bias_violation = 0;  // |grad_bias[c] - sum grad_out[:, c, :]| / rms over c of sums

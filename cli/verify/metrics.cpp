@@ -92,7 +92,7 @@ std::string VerificationResult::summary() const {
 
 TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
                              const Eigen::ArrayXf& gpu, const Eigen::ArrayXd& ref,
-                             const TensorTolerance& tolerance) {
+                             const TensorTolerance& tolerance, const Eigen::ArrayXd& block_scale) {
   TensorMetrics m;
   m.tensor = tensor;
   m.elements = static_cast<uint64_t>(gpu.size());
@@ -115,6 +115,7 @@ TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
   }
   const Eigen::Index block = grouped ? static_cast<Eigen::Index>(shape.group_size()) : ref.size();
   const Eigen::Index blocks = ref.size() / block;
+  const bool scaled = grouped && block_scale.size() == blocks;
 
   // Both passes run their blocks on the thread pool, each block writing only its own slot;
   // the slots are then combined in block order, so sums and first-found locations are those
@@ -130,7 +131,13 @@ TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
     block_ref_nonfinite[static_cast<size_t>(b)] = static_cast<uint64_t>(block - finite.count());
     block_sq(b) = finite.select(r, 0.0).matrix().squaredNorm();
     block_rms(b) = std::sqrt(block_sq(b) / block);
+    if (scaled && std::isfinite(block_scale(b)))
+      block_rms(b) = std::max(block_rms(b), block_scale(b));
   });
+  // The l2 denominator gets the same floor: the norm of the blocks' scales.
+  const double scale_sq =
+      scaled ? (block_scale.isFinite().select(block_scale, 0.0).square() * double(block)).sum()
+             : 0.0;
   double ref_sq = 0;
   uint64_t ref_nonfinite = 0;
   for (Eigen::Index b = 0; b < blocks; ++b) {
@@ -167,7 +174,8 @@ TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
   }
 
   const double diff_norm = std::sqrt(diff_sq);
-  m.l2_rel = ref_sq > 0 ? diff_norm / std::sqrt(ref_sq) : diff_norm;
+  const double l2_scale_sq = std::max(ref_sq, scale_sq);
+  m.l2_rel = l2_scale_sq > 0 ? diff_norm / std::sqrt(l2_scale_sq) : diff_norm;
 
   if (first_unwritten >= 0)
     worst_index = first_unwritten;
@@ -201,8 +209,8 @@ TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
 VerificationResult verify(const Shape& shape, const GpuOutputs& gpu, const ReferenceOutputs& ref,
                           const Tolerances& tolerances) {
   VerificationResult result;
-  result.tensors.push_back(
-      measure_tensor("grad_input", shape, gpu.grad_input, ref.grad_input, tolerances.grad_input));
+  result.tensors.push_back(measure_tensor("grad_input", shape, gpu.grad_input, ref.grad_input,
+                                          tolerances.grad_input, ref.grad_input_scale));
   result.tensors.push_back(measure_tensor("grad_weight", shape, gpu.grad_weight, ref.grad_weight,
                                           tolerances.grad_weight));
   result.tensors.push_back(

@@ -26,10 +26,13 @@ struct TensorMetrics {
   uint64_t elements = 0;
   double max_abs = 0;      // max |gpu - ref|
   double max_rel = 0;      // max |gpu - ref| / max(|ref|, rel_floor), rel_floor = 1e-3 * rms(ref)
-  double l2_rel = 0;       // ||gpu - ref|| / ||ref|| (||gpu - ref|| when ref is all zero)
+  double l2_rel = 0;       // ||gpu - ref|| / max(||ref||, ||block scales||), or ||gpu - ref||
+                           // when both are zero
   double max_scaled = 0;   // max |gpu - ref| / scale; scale = rms(ref) over the element's
-                           // (n, group) for grad_input, over the tensor for grad_weight/bias,
-                           // floored at 1e-30 so an exactly-zero reference still judges
+                           // (n, group) for grad_input, raised to the block's conditioning
+                           // scale when given (ReferenceOutputs::grad_input_scale), over the
+                           // tensor for grad_weight/bias; floored at 1e-30 so an exactly-zero
+                           // reference still judges
   uint64_t nonfinite = 0;  // NaN/Inf written where the reference is finite (poison excluded)
   uint64_t unwritten = 0;  // elements still holding kPoisonBits
   ElementLocation worst;   // the element with the largest scaled error (or first bad one)
@@ -45,9 +48,12 @@ struct VerificationResult {
   std::string summary() const;  // first failing tensor's failure line, or "ok"
 };
 
+// `block_scale` (grad_input only, one value per (n, group), may be empty): a floor under each
+// block's rms(ref), for blocks whose exact result is a cancellation residual.
 TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
                              const Eigen::ArrayXf& gpu, const Eigen::ArrayXd& ref,
-                             const TensorTolerance& tolerance);
+                             const TensorTolerance& tolerance,
+                             const Eigen::ArrayXd& block_scale = Eigen::ArrayXd());
 
 VerificationResult verify(const Shape& shape, const GpuOutputs& gpu, const ReferenceOutputs& ref,
                           const Tolerances& tolerances);

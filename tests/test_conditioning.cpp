@@ -1,0 +1,110 @@
+// Groups whose exact grad_input is a cancellation residual (two elements, eps far below the
+// variance): a correct float32 kernel leaves an error the size of the terms' rounding, not of
+// the residual, so the verdict is judged against ReferenceOutputs::grad_input_scale. Generated
+// shapes and eps; a float32 CPU kernel stands for a correct GPU variant, and one that drops a
+// term for a wrong one: the first passes every case, the second is still caught.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "reference/group_norm.hpp"
+#include "report/format.hpp"
+#include "verify/invariants.hpp"
+#include "verify/metrics.hpp"
+
+namespace gnbench {
+namespace {
+
+// Two-pass float32 GroupNorm backward, the arithmetic a straightforward kernel does.
+GpuOutputs float32_backward(const Shape& s, const Inputs& in, float eps, bool drop_mean_term) {
+  const Eigen::Index cpg = s.channels_per_group(), hw = s.spatial, m = cpg * hw;
+  GpuOutputs out;
+  out.grad_input.resize(static_cast<Eigen::Index>(s.elements()));
+  out.grad_weight = Eigen::ArrayXf::Zero(s.channels);
+  out.grad_bias = Eigen::ArrayXf::Zero(s.channels);
+  for (Eigen::Index k = 0; k < Eigen::Index{s.batch} * s.groups; ++k) {
+    const Eigen::Index off = k * m, c0 = (k % s.groups) * cpg;
+    const Eigen::ArrayXf x = in.x.segment(off, m), dy = in.grad_out.segment(off, m);
+    const float mean = x.sum() / float(m);
+    const float rstd = 1.0f / std::sqrt((x - mean).square().sum() / float(m) + eps);
+    const Eigen::ArrayXf xhat = (x - mean) * rstd;
+    Eigen::ArrayXf wdy(m);
+    for (Eigen::Index j = 0; j < m; ++j) wdy(j) = in.weight(c0 + j / hw) * dy(j);
+    const float mean_wdy = drop_mean_term ? 0.0f : wdy.sum() / float(m);
+    const float mean_wdy_xhat = (wdy * xhat).sum() / float(m);
+    out.grad_input.segment(off, m) = rstd * (wdy - mean_wdy - xhat * mean_wdy_xhat);
+    for (Eigen::Index j = 0; j < m; ++j) {
+      out.grad_weight(c0 + j / hw) += dy(j) * xhat(j);
+      out.grad_bias(c0 + j / hw) += dy(j);
+    }
+  }
+  return out;
+}
+
+struct Case {
+  Shape shape;
+  Inputs inputs;
+  float eps;
+};
+
+// Small groups (1 to 8 elements) and eps log-uniform over 1e-12..1e-1, so most cases have
+// eps many decades below the group variance.
+Case draw(std::mt19937_64& rng) {
+  std::uniform_int_distribution<uint32_t> small(1, 4), batch(1, 4), groups(1, 6);
+  std::uniform_real_distribution<double> log_eps(-12, -1);
+  std::normal_distribution<float> normal;
+  Case c;
+  c.shape.groups = groups(rng);
+  c.shape.channels = c.shape.groups * small(rng);
+  c.shape.spatial = small(rng) % 3 == 0 ? 2 : 1;
+  c.shape.batch = batch(rng);
+  c.eps = static_cast<float>(std::pow(10.0, log_eps(rng)));
+  const auto fill = [&](Eigen::Index n) {
+    Eigen::ArrayXf a(n);
+    for (auto& v : a) v = normal(rng);
+    return a;
+  };
+  c.inputs.x = fill(static_cast<Eigen::Index>(c.shape.elements()));
+  c.inputs.grad_out = fill(c.inputs.x.size());
+  c.inputs.weight = fill(c.shape.channels);
+  return c;
+}
+
+TEST(Conditioning, CorrectFloat32KernelPassesResidualGroups) {
+  std::mt19937_64 rng(std::random_device{}());
+  int residual_cases = 0;
+  for (int i = 0; i < 400; ++i) {
+    const Case c = draw(rng);
+    const ReferenceOutputs ref = reference::backward(c.shape, c.inputs, c.eps);
+    const GpuOutputs gpu = float32_backward(c.shape, c.inputs, c.eps, false);
+    const VerificationResult r = verify(c.shape, gpu, ref, Tolerances{});
+    EXPECT_TRUE(r.pass) << shape_label(c.shape) << " eps " << c.eps << ": " << r.summary();
+    const InvariantResult inv = check_invariants(c.shape, c.inputs, c.eps, gpu);
+    EXPECT_TRUE(inv.pass) << shape_label(c.shape) << " eps " << c.eps << ": " << inv.failure;
+    // Count the cases the old per-block rms(ref) scale alone would have failed: the point
+    // of the test is that they occur among the generated ones.
+    const double rms = std::sqrt(ref.grad_input.square().mean());
+    if (rms < 1e-3 * ref.grad_input_scale.maxCoeff()) ++residual_cases;
+  }
+  EXPECT_GT(residual_cases, 0);
+}
+
+TEST(Conditioning, KernelDroppingATermIsStillCaught) {
+  std::mt19937_64 rng(std::random_device{}());
+  int caught = 0, cases = 0;
+  for (int i = 0; i < 400; ++i) {
+    const Case c = draw(rng);
+    if (c.shape.group_size() < 2) continue;  // one-element groups have no mean term to drop
+    const ReferenceOutputs ref = reference::backward(c.shape, c.inputs, c.eps);
+    const GpuOutputs gpu = float32_backward(c.shape, c.inputs, c.eps, true);
+    ++cases;
+    caught += verify(c.shape, gpu, ref, Tolerances{}).pass ? 0 : 1;
+  }
+  // The dropped term is inv_std * mean(w * dy): below the 1e-3 tolerance of the scale only
+  // when mean(w * dy) happens to nearly vanish in every block of a case (rare by chance).
+  EXPECT_GE(caught, cases * 95 / 100) << caught << " of " << cases;
+}
+
+}  // namespace
+}  // namespace gnbench
