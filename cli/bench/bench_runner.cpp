@@ -1,6 +1,7 @@
 #include "bench/bench_runner.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "config/name_patterns.hpp"
 #include "inputs/input_generator.hpp"
 #include "reference/group_norm.hpp"
+#include "reference/parallel_for.hpp"
 #include "runtime/bandwidth_probe.hpp"
 #include "runtime/variant_checks.hpp"
 #include "runtime/variant_runner.hpp"
@@ -186,11 +188,24 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   // seconds the copy-bandwidth probe takes.
   // Compiled once per runner: the shrinker calls run() again and again on small problems.
   // A pipeline the driver fails to create is that variant's ERROR; the run goes on.
+  // Variants compile in parallel (shaderc and pipeline creation are thread-safe; each call has
+  // its own compiler); errors are then taken in variant order, as a sequential loop would.
   if (compiled_.empty()) {
-    compile_errors_.assign(selected_.size(), std::string());
-    for (size_t v = 0; v < selected_.size(); ++v) {
+    const size_t count = selected_.size();
+    std::vector<std::optional<CompiledVariant>> built(count);
+    std::vector<std::exception_ptr> failed(count);
+    parallel_for(static_cast<int64_t>(count), kMinParallelWork * count, [&](int64_t v) {
       try {
-        compiled_.push_back(compile_variant(*ctx_, *selected_[v]));
+        built[v].emplace(compile_variant(*ctx_, *selected_[v]));
+      } catch (...) {
+        failed[v] = std::current_exception();
+      }
+    });
+    compile_errors_.assign(count, std::string());
+    for (size_t v = 0; v < count; ++v) {
+      try {
+        if (failed[v]) std::rethrow_exception(failed[v]);
+        compiled_.push_back(std::move(*built[v]));
       } catch (const ConfigError&) {
         compiled_.clear();
         throw;  // the shader itself is wrong: a configuration error, before any work

@@ -549,11 +549,15 @@ std::vector<Problem> parse_config(const json& doc, const std::string& source) {
       file.fail_field("axes", &list, "must be a list of axes objects, got " + type_name(list));
     }
   }
-  if (doc.contains("random"))  // generated from ranges: config/random_problems.hpp
-    for (Problem& p : generate_random_problems(parse_random_spec(doc.at("random"), source))) {
+  if (doc.contains("random")) {  // generated from ranges: config/random_problems.hpp
+    const json& block = doc.at("random");
+    for (Problem& p : generate_random_problems(parse_random_spec(block, source))) {
+      if (block.contains("expect"))
+        p.expect = parse_expect(block.at("expect"), Ctx{source, "random", ""}, p.tolerances);
       problems.push_back(std::move(p));
       origins.push_back("random");
     }
+  }
   if (problems.empty())
     file.fail("no problems: 'problems' is missing or empty and 'axes' expands to nothing");
 

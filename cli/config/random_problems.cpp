@@ -227,10 +227,13 @@ RandomSpec parse_random_spec(const json& block, const std::string& source) {
       if (!v.is_number() || !(v.get<double>() >= 0 && v.get<double>() <= 1))
         bad(source, key, v, "must be a number in [0, 1]");
       s.fold_fraction = v.get<double>();
+    } else if (key == "expect") {
+      // Read by the config loader, which holds the expectation rules: it applies to every drawn
+      // problem (a variant's known failure on a whole region of the ranges).
     } else {
       throw ConfigError(source + ": unknown field '" + key +
                         "' in 'random' (allowed: count, seed, prefix, batch, channels, spatial, "
-                        "eps, distributions, max_elements, fold_fraction)");
+                        "eps, distributions, max_elements, fold_fraction, expect)");
     }
   }
   const uint64_t least = uint64_t{s.batch[0]} * s.channels[0] * s.spatial[0];

@@ -19,21 +19,32 @@ double batch_median(const std::vector<SampleTimes>& got) {
   return summarize(std::move(t)).median;
 }
 
-// Keeps the kernel running for `min_gpu_s` of GPU time and until its time settles.
-void settle(const SampleBatch& run, double min_gpu_s) {
+// Samples per batch so that a batch takes about `target_s`: sized by the larger of a sample's
+// GPU time and its wall time (on a CPU driver the cold flush makes a sample cost far more wall
+// time than GPU time, and a batch sized by GPU time alone overshoots every budget).
+uint32_t batch_for(double target_s, double gpu_per_sample_s, double wall_per_sample_s) {
+  const double per_sample = std::max({gpu_per_sample_s, wall_per_sample_s, 1e-9});
+  return static_cast<uint32_t>(std::clamp(target_s / per_sample, 1.0, 256.0));
+}
+
+// Keeps the kernel running for `min_gpu_s` of GPU time and until its time settles, for at
+// most `max_wall_s`.
+void settle(const SampleBatch& run, double min_gpu_s, double max_wall_s) {
   using Clock = std::chrono::steady_clock;
   const auto start = Clock::now();
+  auto wall = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
   double previous = 0, gpu_s = 0;
-  uint32_t batch = 1;
-  while (std::chrono::duration<double>(Clock::now() - start).count() < kWarmupMaxWallS) {
+  uint32_t batch = 1, runs = 0;
+  while (wall() < max_wall_s) {
     const auto got = run(batch);
+    runs += batch;
     for (const auto& s : got) gpu_s += s.total_ns * 1e-9;
     const double median = batch_median(got);
     if (gpu_s >= min_gpu_s && previous > 0 && std::abs(median - previous) <= kSettledRel * previous)
       return;
     previous = median;
-    batch = static_cast<uint32_t>(
-        std::clamp(kWarmupBatchS / std::max(median * 1e-9, 1e-9), 1.0, 256.0));
+    batch = std::min(batch_for(kWarmupBatchS, median * 1e-9, wall() / runs),
+                     batch_for(std::max(max_wall_s - wall(), 0.0), 0, wall() / runs));
   }
 }
 
@@ -46,7 +57,9 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
   auto wall = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
 
   if (options.warmup) run(options.warmup);
-  if (options.warmup_time_s > 0) settle(run, options.warmup_time_s);
+  // A quarter of the entry's budget at most, so that sampling keeps the rest.
+  if (options.warmup_time_s > 0)
+    settle(run, options.warmup_time_s, std::min(kWarmupMaxWallS, options.timeout_s / 4));
   const double warmup_s = wall();
   std::vector<SampleTimes> samples;
   std::vector<double> totals;
@@ -77,8 +90,12 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
     }
     if (!reason && !options.fixed_samples && wall() > options.timeout_s && samples.size() >= 2)
       reason = StopReason::kTimeout;
-    double per_sample = gpu_s / static_cast<double>(samples.size());
-    batch = static_cast<uint32_t>(std::clamp(0.05 / std::max(per_sample, 1e-9), 1.0, 256.0));
+    const double n = static_cast<double>(samples.size());
+    const double wall_per_sample = (wall() - warmup_s) / n;
+    batch = batch_for(0.05, gpu_s / n, wall_per_sample);
+    if (!options.fixed_samples)  // the last batch ends near the timeout, not far past it
+      batch =
+          std::min(batch, batch_for(std::max(options.timeout_s - wall(), 0.0), 0, wall_per_sample));
   }
 
   TimingResult r;

@@ -17,7 +17,7 @@ struct SamplingOptions {
   uint32_t warmup = 3;
   // Then at least this much GPU time in batches of ~10 ms, and on until two batches in a
   // row have medians within 2 % (the clocks have ramped up: an idle GPU starts slow), for
-  // at most 0.5 s of wall time; 0: none.
+  // at most 0.5 s or a quarter of the timeout of wall time; 0: none.
   double warmup_time_s = 0.05;
   std::optional<uint32_t> fixed_samples;  // --samples N: exactly N, no criterion
   // Defaults for a run that answers in seconds (docs/compare.md, "Stopping"): a converged
@@ -25,7 +25,7 @@ struct SamplingOptions {
   uint32_t min_samples = 20;
   double min_time_s = 0.05;  // of accumulated GPU time
   double max_noise = 0.005;  // a fraction: the median's 95 % interval half-width / median
-  double timeout_s = 1.0;    // wall clock for one entry
+  double timeout_s = 0.5;    // wall clock for one entry (a noisy device stops here)
 };
 
 struct TimingResult {

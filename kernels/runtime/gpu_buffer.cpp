@@ -14,29 +14,42 @@ GpuBuffer::GpuBuffer(const VulkanContext& ctx, uint64_t bytes, Place place, cons
   try {
     buffer_ = vk::raii::Buffer(ctx.device(), {{}, size, usage, vk::SharingMode::eExclusive});
     auto req = buffer_.getMemoryRequirements();
-    auto props =
-        place == Place::kDevice
-            ? vk::MemoryPropertyFlags(vk::MemoryPropertyFlagBits::eDeviceLocal)
-            : vk::MemoryPropertyFlagBits::eHostVisible | vk::MemoryPropertyFlagBits::eHostCoherent;
-    memory_ = vk::raii::DeviceMemory(ctx.device(),
-                                     {req.size, ctx.find_memory_type(req.memoryTypeBits, props)});
+    using F = vk::MemoryPropertyFlagBits;
+    const auto cached = place == Place::kHostRead
+                            ? ctx.memory_type(req.memoryTypeBits, F::eHostVisible | F::eHostCached)
+                            : std::nullopt;
+    const uint32_t type =
+        place == Place::kDevice ? ctx.find_memory_type(req.memoryTypeBits, F::eDeviceLocal)
+        : cached                ? *cached
+                 : ctx.find_memory_type(req.memoryTypeBits, F::eHostVisible | F::eHostCoherent);
+    coherent_ = bool(ctx.memory_type_flags(type) & F::eHostCoherent);
+    memory_ = vk::raii::DeviceMemory(ctx.device(), {req.size, type});
     buffer_.bindMemory(*memory_, 0);
-    if (place == Place::kHost) mapped_ = memory_.mapMemory(0, VK_WHOLE_SIZE);
+    if (place != Place::kDevice) mapped_ = memory_.mapMemory(0, VK_WHOLE_SIZE);
   } catch (const vk::SystemError& e) {
     throw std::runtime_error("allocating buffer '" + name + "' of " + std::to_string(bytes) +
                              " bytes failed: " + e.what());
   }
 }
 
-const GpuBuffer& Transfer::staging(uint64_t bytes) {
-  if (!staging_ || staging_->bytes() < bytes)
-    staging_ = std::make_unique<GpuBuffer>(ctx_, bytes, GpuBuffer::Place::kHost, "staging");
-  return *staging_;
+void GpuBuffer::invalidate() const {
+  if (!coherent_ && mapped_)
+    memory_.getDevice().invalidateMappedMemoryRanges(
+        vk::MappedMemoryRange{*memory_, 0, VK_WHOLE_SIZE});
+}
+
+const GpuBuffer& Transfer::staging(std::unique_ptr<GpuBuffer>& slot, uint64_t bytes,
+                                   GpuBuffer::Place place) {
+  if (!slot || slot->bytes() < bytes) {
+    slot.reset();  // freed before the larger one is allocated
+    slot = std::make_unique<GpuBuffer>(ctx_, bytes, place, "staging");
+  }
+  return *slot;
 }
 
 void Transfer::upload(const GpuBuffer& dst, uint64_t offset, std::span<const std::byte> data) {
   if (data.empty()) return;
-  const GpuBuffer& s = staging(data.size());
+  const GpuBuffer& s = staging(upload_staging_, data.size(), GpuBuffer::Place::kHost);
   std::memcpy(s.mapped(), data.data(), data.size());
   auto cmd = ctx_.allocate_command_buffer();
   cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
@@ -47,12 +60,17 @@ void Transfer::upload(const GpuBuffer& dst, uint64_t offset, std::span<const std
 
 void Transfer::download(const GpuBuffer& src, uint64_t offset, std::span<std::byte> data) {
   if (data.empty()) return;
-  const GpuBuffer& s = staging(data.size());
+  const GpuBuffer& s = staging(download_staging_, data.size(), GpuBuffer::Place::kHostRead);
   auto cmd = ctx_.allocate_command_buffer();
   cmd.begin({vk::CommandBufferUsageFlagBits::eOneTimeSubmit});
   cmd.copyBuffer(*src.buffer(), *s.buffer(), vk::BufferCopy{offset, 0, data.size()});
+  // The copy's writes made visible to the host's reads after the fence.
+  cmd.pipelineBarrier(
+      vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eHost, {},
+      vk::MemoryBarrier{vk::AccessFlagBits::eTransferWrite, vk::AccessFlagBits::eHostRead}, {}, {});
   cmd.end();
   ctx_.submit_and_wait(cmd, "download of " + src.name());
+  s.invalidate();
   std::memcpy(data.data(), s.mapped(), data.size());
 }
 

@@ -13,7 +13,10 @@ namespace gnbench {
 
 class GpuBuffer {
  public:
-  enum class Place { kDevice, kHost };
+  // kHost: written by the CPU (write-combined is fine); kHostRead: read by the CPU, so cached
+  // memory where the device has it (reading uncached mapped memory runs at a fraction of a
+  // GB/s, which made read-backs the largest cost of a verify-only run).
+  enum class Place { kDevice, kHost, kHostRead };
   // Throws std::runtime_error naming `name` and the size when the driver refuses.
   GpuBuffer(const VulkanContext& ctx, uint64_t bytes, Place place, const std::string& name);
 
@@ -22,6 +25,8 @@ class GpuBuffer {
   const std::string& name() const { return name_; }
   // Host buffers only: the persistently mapped pointer.
   void* mapped() const { return mapped_; }
+  // Makes device writes visible to the host where the memory is not coherent.
+  void invalidate() const;
 
  private:
   std::string name_;
@@ -29,6 +34,7 @@ class GpuBuffer {
   vk::raii::Buffer buffer_{nullptr};
   vk::raii::DeviceMemory memory_{nullptr};
   void* mapped_ = nullptr;
+  bool coherent_ = true;
 };
 
 // Copies between host memory and device buffers through one reusable staging buffer.
@@ -39,9 +45,10 @@ class Transfer {
   void download(const GpuBuffer& src, uint64_t offset, std::span<std::byte> data);
 
  private:
-  const GpuBuffer& staging(uint64_t bytes);
+  const GpuBuffer& staging(std::unique_ptr<GpuBuffer>& slot, uint64_t bytes,
+                           GpuBuffer::Place place);
   const VulkanContext& ctx_;
-  std::unique_ptr<GpuBuffer> staging_;
+  std::unique_ptr<GpuBuffer> upload_staging_, download_staging_;
 };
 
 }  // namespace gnbench

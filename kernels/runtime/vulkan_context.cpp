@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <utility>
 
@@ -326,12 +327,22 @@ void VulkanContext::submit_and_wait(const vk::raii::CommandBuffer& cmd,
   }
 }
 
-uint32_t VulkanContext::find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags wanted) const {
+std::optional<uint32_t> VulkanContext::memory_type(uint32_t type_bits,
+                                                   vk::MemoryPropertyFlags wanted) const {
   auto memory = physical_.getMemoryProperties();
   for (uint32_t i = 0; i < memory.memoryTypeCount; ++i)
     if ((type_bits & (1u << i)) && (memory.memoryTypes[i].propertyFlags & wanted) == wanted)
       return i;
+  return std::nullopt;
+}
+
+uint32_t VulkanContext::find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags wanted) const {
+  if (auto type = memory_type(type_bits, wanted)) return *type;
   throw std::runtime_error("no Vulkan memory type with the wanted properties");
+}
+
+vk::MemoryPropertyFlags VulkanContext::memory_type_flags(uint32_t type) const {
+  return physical_.getMemoryProperties().memoryTypes[type].propertyFlags;
 }
 
 }  // namespace gnbench

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
@@ -66,6 +67,9 @@ class VulkanContext {
     if (lost_reason_->empty()) *lost_reason_ = reason.empty() ? "device lost" : reason;
   }
   uint32_t find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags wanted) const;
+  // The first memory type allowed by type_bits with all of `wanted`, if any.
+  std::optional<uint32_t> memory_type(uint32_t type_bits, vk::MemoryPropertyFlags wanted) const;
+  vk::MemoryPropertyFlags memory_type_flags(uint32_t type) const;
   // Called (then _Exit(130)) when a stop is requested while a submission overruns.
   void set_abandon_handler(std::function<void()> handler) { abandon_ = std::move(handler); }
 
