@@ -13,6 +13,8 @@
 namespace gnbench {
 
 inline constexpr uint64_t kMinParallelWork = uint64_t{1} << 16;
+// work_items for indices that are each heavy work (a shader compile): always spread.
+inline constexpr uint64_t kHeavyWork = UINT64_MAX;
 
 // Threads for `work_items` units of work spread over `count` indices.
 inline unsigned parallel_threads(int64_t count, uint64_t work_items) {

@@ -194,7 +194,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     const size_t count = selected_.size();
     std::vector<std::optional<CompiledVariant>> built(count);
     std::vector<std::exception_ptr> failed(count);
-    parallel_for(static_cast<int64_t>(count), kMinParallelWork * count, [&](int64_t v) {
+    parallel_for(static_cast<int64_t>(count), kHeavyWork, [&](int64_t v) {
       try {
         built[v].emplace(compile_variant(*ctx_, *selected_[v]));
       } catch (...) {

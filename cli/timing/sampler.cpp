@@ -43,8 +43,9 @@ void settle(const SampleBatch& run, double min_gpu_s, double max_wall_s) {
     if (gpu_s >= min_gpu_s && previous > 0 && std::abs(median - previous) <= kSettledRel * previous)
       return;
     previous = median;
-    batch = std::min(batch_for(kWarmupBatchS, median * 1e-9, wall() / runs),
-                     batch_for(std::max(max_wall_s - wall(), 0.0), 0, wall() / runs));
+    const double elapsed = wall(), per_run = elapsed / runs;
+    batch = std::min(batch_for(kWarmupBatchS, median * 1e-9, per_run),
+                     batch_for(max_wall_s - elapsed, 0, per_run));  // >= 1 even when over
   }
 }
 
@@ -90,12 +91,11 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
     }
     if (!reason && !options.fixed_samples && wall() > options.timeout_s && samples.size() >= 2)
       reason = StopReason::kTimeout;
-    const double n = static_cast<double>(samples.size());
-    const double wall_per_sample = (wall() - warmup_s) / n;
+    const double n = static_cast<double>(samples.size()), elapsed = wall();
+    const double wall_per_sample = (elapsed - warmup_s) / n;
     batch = batch_for(0.05, gpu_s / n, wall_per_sample);
     if (!options.fixed_samples)  // the last batch ends near the timeout, not far past it
-      batch =
-          std::min(batch, batch_for(std::max(options.timeout_s - wall(), 0.0), 0, wall_per_sample));
+      batch = std::min(batch, batch_for(options.timeout_s - elapsed, 0, wall_per_sample));
   }
 
   TimingResult r;

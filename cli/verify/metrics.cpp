@@ -115,7 +115,10 @@ TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
   }
   const Eigen::Index block = grouped ? static_cast<Eigen::Index>(shape.group_size()) : ref.size();
   const Eigen::Index blocks = ref.size() / block;
-  const bool scaled = grouped && block_scale.size() == blocks;
+  // Per-block floor under rms(ref): the conditioning scale where given (a NaN scale floors at 0).
+  const Eigen::ArrayXd floor = grouped && block_scale.size() == blocks
+                                   ? block_scale.isFinite().select(block_scale, 0.0).eval()
+                                   : Eigen::ArrayXd::Zero(blocks).eval();
 
   // Both passes run their blocks on the thread pool, each block writing only its own slot;
   // the slots are then combined in block order, so sums and first-found locations are those
@@ -130,14 +133,10 @@ TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
     const auto finite = r.isFinite();
     block_ref_nonfinite[static_cast<size_t>(b)] = static_cast<uint64_t>(block - finite.count());
     block_sq(b) = finite.select(r, 0.0).matrix().squaredNorm();
-    block_rms(b) = std::sqrt(block_sq(b) / block);
-    if (scaled && std::isfinite(block_scale(b)))
-      block_rms(b) = std::max(block_rms(b), block_scale(b));
+    block_rms(b) = std::max(std::sqrt(block_sq(b) / block), floor(b));
   });
   // The l2 denominator gets the same floor: the norm of the blocks' scales.
-  const double scale_sq =
-      scaled ? (block_scale.isFinite().select(block_scale, 0.0).square() * double(block)).sum()
-             : 0.0;
+  const double scale_sq = floor.square().sum() * static_cast<double>(block);
   double ref_sq = 0;
   uint64_t ref_nonfinite = 0;
   for (Eigen::Index b = 0; b < blocks; ++b) {
