@@ -170,7 +170,8 @@ int main(int argc, char** argv) {
   run_cmd
       ->add_option("--warmup-time", run.bench.sampling.warmup_time_s,
                    "Then keep the kernel running for this many GPU seconds and until two "
-                   "batches' medians agree within 2% (the clocks have ramped up; at most 0.5 s); "
+                   "batches' medians agree within 2% (the clocks have ramped up; at most 0.5 s or "
+                   "a quarter of --timeout); "
                    "0: no such warm-up")
       ->capture_default_str()
       ->check(kFinite)
