@@ -71,11 +71,22 @@ Case draw(std::mt19937_64& rng) {
   return c;
 }
 
+// Largest |mean| * rstd over the case's groups: above ~1e3 float32's rounding of the mean alone
+// moves xhat by more than the tolerance (the large-mean class of configs/numerics.json), which
+// no scale of the backward's terms accounts for.
+double mean_over_spread(const Case& c) {
+  const auto stats = reference::group_stats(c.shape, c.inputs.x.cast<double>(), c.eps);
+  return (stats.mean.abs() * stats.inv_std).maxCoeff();
+}
+
 TEST(Conditioning, CorrectFloat32KernelPassesResidualGroups) {
-  std::mt19937_64 rng(std::random_device{}());
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("rng seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
   int residual_cases = 0;
   for (int i = 0; i < 400; ++i) {
     const Case c = draw(rng);
+    if (mean_over_spread(c) > 100) continue;  // rare: two nearly equal values in a group
     const ReferenceOutputs ref = reference::backward(c.shape, c.inputs, c.eps);
     const GpuOutputs gpu = float32_backward(c.shape, c.inputs, c.eps, false);
     const VerificationResult r = verify(c.shape, gpu, ref, Tolerances{});
@@ -91,7 +102,9 @@ TEST(Conditioning, CorrectFloat32KernelPassesResidualGroups) {
 }
 
 TEST(Conditioning, KernelDroppingATermIsStillCaught) {
-  std::mt19937_64 rng(std::random_device{}());
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("rng seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
   int caught = 0, cases = 0;
   for (int i = 0; i < 400; ++i) {
     const Case c = draw(rng);
