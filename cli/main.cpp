@@ -178,6 +178,15 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber)
       ->group("Timing");
   run_cmd
+      ->add_option("--device-warmup", run.bench.device_warmup_s,
+                   "Before the run's first timed entry, keep the GPU busy this many wall seconds "
+                   "(an H200 just idle runs its first ~0.5 s of load slower, steadily; "
+                   "docs/timing.md); 0: none")
+      ->capture_default_str()
+      ->check(kFinite)
+      ->check(CLI::Range(0.0, 60.0))
+      ->group("Timing");
+  run_cmd
       ->add_option("--samples", samples, "Exactly this many samples (disables the noise criterion)")
       ->check(CLI::Range(1u, 1000000u))
       ->group("Timing");

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "report/stopping_json.hpp"
@@ -179,6 +181,36 @@ TEST(Measure, WarmUpWaitsForTheClocksToRamp) {
     const TimingResult r = measure(device, o, {}, "cold");
     EXPECT_NEAR(r.total.median, settled, 0.02 * settled) << "steps at " << first << ", " << second;
     EXPECT_GT(r.warmup_s, 0);
+  }
+}
+
+// A device just idle is slower, but steadily, for a while of wall time (gpu-log run 22): the
+// settling warm-up alone takes the slow state for settled; the device warm-up outlasts it.
+TEST(Measure, DeviceWarmupOutlastsASteadySlowState) {
+  std::mt19937_64 rng(22);
+  for (int t = 0; t < 3; ++t) {
+    const double settled = 40e3 + 40e3 * std::uniform_real_distribution<double>(0, 1)(rng);
+    const double slow_for_s = 0.05 + 0.1 * std::uniform_real_distribution<double>(0, 1)(rng);
+    const auto start = std::chrono::steady_clock::now();
+    SampleBatch device = [&](uint32_t count) {
+      std::vector<SampleTimes> out(count);
+      for (auto& s : out) {
+        const double since =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        s.total_ns = settled * (since < slow_for_s ? 1.6 : 1.0) *
+                     std::normal_distribution<double>(1, 0.002)(rng);
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(50 * count));
+      return out;
+    };
+    SamplingOptions o;
+    o.warmup_time_s = 0.001;  // settles at once on the steady slow samples
+    o.min_time_s = 0;
+    o.timeout_s = 0.02;
+    o.device_warmup_s = slow_for_s + 0.1;
+    const TimingResult r = measure(device, o, {}, "cold");
+    EXPECT_NEAR(r.total.median, settled, 0.02 * settled) << "slow for " << slow_for_s << " s";
+    EXPECT_GE(r.warmup_s, o.device_warmup_s);
   }
 }
 
