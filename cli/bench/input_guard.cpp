@@ -1,10 +1,12 @@
 #include "bench/input_guard.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <span>
 #include <vector>
 
+#include "reference/parallel_for.hpp"
 #include "runtime/variant_runner.hpp"
 #include "verify/metrics.hpp"
 
@@ -13,24 +15,38 @@ namespace gnbench {
 namespace {
 
 // Read back in chunks: the host holds one chunk, not a second copy of a 134 MB tensor.
-constexpr uint64_t kChunkElements = uint64_t{4} << 20;
+constexpr uint64_t kChunkElements = uint64_t{16} << 20;
 
 struct Difference {
   uint64_t changed = 0;
   uint64_t first = 0;
 };
 
+// memcmp over slices on the thread pool.
+bool same_bytes(const float* a, const float* b, uint64_t count) {
+  constexpr uint64_t kSlice = uint64_t{1} << 20;
+  const uint64_t slices = (count + kSlice - 1) / kSlice;
+  std::atomic<bool> same{true};
+  parallel_for(static_cast<int64_t>(slices), count, [&](int64_t i) {
+    const uint64_t begin = static_cast<uint64_t>(i) * kSlice;
+    const uint64_t n = std::min(kSlice, count - begin);
+    if (std::memcmp(a + begin, b + begin, n * sizeof(float)) != 0) same = false;
+  });
+  return same;
+}
+
 Difference compare_with_device(Transfer& transfer, const GpuBuffer& buffer,
-                               const Eigen::ArrayXf& host) {
+                               const Eigen::ArrayXf& host, std::vector<float>& chunk) {
   Difference d;
   const uint64_t total = static_cast<uint64_t>(host.size());
-  std::vector<float> chunk(std::min(total, kChunkElements));
-  for (uint64_t begin = 0; begin < total; begin += chunk.size()) {
-    const uint64_t count = std::min<uint64_t>(chunk.size(), total - begin);
+  if (chunk.size() < std::min(total, kChunkElements)) chunk.resize(std::min(total, kChunkElements));
+  const uint64_t step = std::max<uint64_t>(chunk.size(), 1);
+  for (uint64_t begin = 0; begin < total; begin += step) {
+    const uint64_t count = std::min<uint64_t>(step, total - begin);
     transfer.download(buffer, begin * sizeof(float),
                       std::as_writable_bytes(std::span(chunk.data(), count)));
     const float* expected = host.data() + begin;
-    if (std::memcmp(chunk.data(), expected, count * sizeof(float)) == 0) continue;
+    if (same_bytes(chunk.data(), expected, count)) continue;
     for (uint64_t i = 0; i < count; ++i)  // bitwise: a NaN written over a NaN counts too
       if (std::memcmp(&chunk[i], &expected[i], sizeof(float)) != 0) {
         if (d.changed++ == 0) d.first = begin + i;
@@ -63,7 +79,7 @@ bool InputGuard::check_and_restore(std::string& first_write, const std::string& 
   std::string found;
   for (const auto& [name, host] : tensors) {
     const GpuBuffer& buffer = device_.tensor(name);
-    const Difference d = compare_with_device(transfer_, buffer, *host);
+    const Difference d = compare_with_device(transfer_, buffer, *host, chunk_);
     if (d.changed == 0) continue;
     transfer_.upload(buffer, 0, std::as_bytes(std::span(host->data(), host->size())));
     found += std::string(found.empty() ? "wrote into input " : "; input ") + name + ": " +

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "config/problem.hpp"
 #include "inputs/tensors.hpp"
@@ -32,6 +33,9 @@ class InputGuard {
   const DeviceInputs& device_;
   const Inputs& inputs_;
   Shape shape_;
+  // One read-back chunk for every check: allocating (and zeroing) it per call cost more than
+  // the read-back itself on the H200 (gpu-log run 22).
+  std::vector<float> chunk_;
 };
 
 }  // namespace gnbench

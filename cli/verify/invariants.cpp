@@ -107,9 +107,14 @@ InvariantResult check_invariants(const Shape& shape, const Inputs& inputs, float
   // grad_bias[c] = sum over (n, hw) of grad_out: judged like max_scaled, against the rms over
   // channels of the exact sums, with the same random-walk rounding allowance per channel.
   const double per_channel = static_cast<double>(N * HW);
+  // Per (n, c) row of HW values, on the thread pool: one pass over the whole of grad_out.
   Eigen::Map<const Eigen::ArrayXXf> dy_nc(inputs.grad_out.data(), HW, N * C);
-  const Eigen::ArrayXXd sums = dy_nc.cast<double>().colwise().sum();  // 1 x (N*C)
-  const Eigen::ArrayXXd squares = dy_nc.cast<double>().square().colwise().sum();
+  Eigen::ArrayXd sums(N * C), squares(N * C);
+  parallel_for(N * C, static_cast<uint64_t>(elements), [&](int64_t row) {
+    const auto values = dy_nc.col(row).cast<double>();
+    sums(row) = values.sum();
+    squares(row) = values.square().sum();
+  });
   const Eigen::ArrayXd expected =
       Eigen::Map<const Eigen::ArrayXXd>(sums.data(), C, N).rowwise().sum();
   const Eigen::ArrayXd channel_norm =
