@@ -221,6 +221,14 @@ TEST_F(CliCompare, SweepRunsMergesAndResumes) {
   for (const auto& e : read_results_file(out / "all.json").entries) problems.insert(e.problem.name);
   EXPECT_EQ(problems, (std::set<std::string>{"n2_c8_hw16_g4", "n2_c8_hw32_g4"}));
   testing::expect_valid_results({out / "all.json", out / "points/n2_c8_hw16_g4.json"});
+  // It ends with one table of every point (`gnbench show` of the merge), not a table per point.
+  size_t headers = 0, table = std::string::npos;
+  for (size_t at = 0; (at = first.out.find("\nproblem ", at)) != std::string::npos; ++at, ++headers)
+    table = at;
+  EXPECT_EQ(headers, 1u) << first.out;
+  ASSERT_NE(table, std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("\nn2_c8_hw16_g4 ", table), std::string::npos) << first.out;
+  EXPECT_NE(first.out.find("\nn2_c8_hw32_g4 ", table), std::string::npos) << first.out;
 
   const auto written = fs::last_write_time(out / "points/n2_c8_hw16_g4.json");
   Shell second = sh(sweep);
