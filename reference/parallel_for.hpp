@@ -35,4 +35,15 @@ void parallel_for(int64_t count, uint64_t work_items, const Body& body) {
   for (auto& thread : pool) thread.join();
 }
 
+// body(begin, size) for consecutive slices of [0, total), each at most `chunk` long (the last
+// may be shorter), spread like parallel_for over `work_items` units of work.
+template <typename Body>
+void parallel_chunks(uint64_t total, uint64_t chunk, uint64_t work_items, const Body& body) {
+  const auto chunks = static_cast<int64_t>((total + chunk - 1) / chunk);
+  parallel_for(chunks, work_items, [&](int64_t c) {
+    const uint64_t begin = static_cast<uint64_t>(c) * chunk;
+    body(begin, std::min(chunk, total - begin));
+  });
+}
+
 }  // namespace gnbench

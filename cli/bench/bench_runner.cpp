@@ -398,14 +398,13 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
                 return [&runner, f, stages](uint32_t n) { return runner.sample(n, f, stages); };
               };
               const auto names = stages ? runner.stage_names() : std::vector<std::string>{};
-              if (options_.cold) {
-                e.cold = measure(batch(true), sampling, names, "cold");
-                sampling.device_warmup_s = 0;
-              }
-              if (options_.hot) {
-                e.hot = measure(batch(false), sampling, names, "hot");
-                sampling.device_warmup_s = 0;
-              }
+              auto sample_mode = [&](bool cold) {
+                TimingResult t = measure(batch(cold), sampling, names, cold ? "cold" : "hot");
+                sampling.device_warmup_s = 0;  // the GPU stays busy from here on
+                return t;
+              };
+              if (options_.cold) e.cold = sample_mode(true);
+              if (options_.hot) e.hot = sample_mode(false);
               // The timed runs must have computed the same right answer: outputs bitwise
               // those verified need no second verification.
               GpuOutputs timed = runner.read_outputs();

@@ -24,13 +24,9 @@ struct Difference {
 
 // memcmp over slices on the thread pool.
 bool same_bytes(const float* a, const float* b, uint64_t count) {
-  constexpr uint64_t kSlice = uint64_t{1} << 20;
-  const uint64_t slices = (count + kSlice - 1) / kSlice;
   std::atomic<bool> same{true};
-  parallel_for(static_cast<int64_t>(slices), count, [&](int64_t i) {
-    const uint64_t begin = static_cast<uint64_t>(i) * kSlice;
-    const uint64_t n = std::min(kSlice, count - begin);
-    if (std::memcmp(a + begin, b + begin, n * sizeof(float)) != 0) same = false;
+  parallel_chunks(count, uint64_t{1} << 20, count, [&](uint64_t begin, uint64_t size) {
+    if (std::memcmp(a + begin, b + begin, size * sizeof(float)) != 0) same = false;
   });
   return same;
 }

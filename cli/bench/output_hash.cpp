@@ -1,6 +1,5 @@
 #include "bench/output_hash.hpp"
 
-#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -38,14 +37,11 @@ uint64_t hash_floats(const float* p, size_t n, uint64_t seed) {
 // Chunks hashed on the thread pool, then their hashes in order: the value does not depend on
 // the thread count (a 134 MB tensor took ~30 ms on one thread, for every variant).
 uint64_t hash_floats(const Eigen::ArrayXf& a, uint64_t seed) {
-  constexpr size_t kChunk = size_t{1} << 20;
-  const auto n = static_cast<size_t>(a.size());
-  const size_t chunks = std::max<size_t>(1, (n + kChunk - 1) / kChunk);
-  std::vector<uint64_t> parts(chunks);
-  parallel_for(static_cast<int64_t>(chunks), n, [&](int64_t c) {
-    const size_t begin = static_cast<size_t>(c) * kChunk;
-    parts[static_cast<size_t>(c)] =
-        hash_floats(a.data() + begin, std::min(kChunk, n - begin), seed + static_cast<uint64_t>(c));
+  constexpr uint64_t kChunk = uint64_t{1} << 20;
+  const auto n = static_cast<uint64_t>(a.size());
+  std::vector<uint64_t> parts((n + kChunk - 1) / kChunk);
+  parallel_chunks(n, kChunk, n, [&](uint64_t begin, uint64_t size) {
+    parts[begin / kChunk] = hash_floats(a.data() + begin, size, seed + begin / kChunk);
   });
   uint64_t h = mix64(seed ^ n);
   for (uint64_t part : parts) h = mix64(h ^ part);

@@ -1,6 +1,5 @@
 #include "runtime/gpu_buffer.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 #include "reference/parallel_for.hpp"
@@ -55,12 +54,9 @@ namespace {
 // A large copy to or from mapped memory on the thread pool: one thread reads host-cached
 // staging memory at a few GB/s, and fresh destination pages fault in one at a time.
 void parallel_copy(void* dst, const void* src, size_t bytes) {
-  constexpr size_t kChunk = size_t{4} << 20;
-  const size_t chunks = (bytes + kChunk - 1) / kChunk;
-  parallel_for(static_cast<int64_t>(chunks), bytes / 4, [&](int64_t c) {
-    const size_t begin = static_cast<size_t>(c) * kChunk;
+  parallel_chunks(bytes, uint64_t{4} << 20, bytes / 4, [&](uint64_t begin, uint64_t size) {
     std::memcpy(static_cast<std::byte*>(dst) + begin, static_cast<const std::byte*>(src) + begin,
-                std::min(kChunk, bytes - begin));
+                size);
   });
 }
 
