@@ -179,9 +179,9 @@ int main(int argc, char** argv) {
       ->group("Timing");
   run_cmd
       ->add_option("--device-warmup", run.bench.device_warmup_s,
-                   "Before the run's first timed entry, keep the GPU busy this many wall seconds "
-                   "(an H200 just idle runs its first ~0.5 s of load slower, steadily; "
-                   "docs/timing.md); 0: none")
+                   "Before a timed entry that follows over 2 s without sampling (the run's "
+                   "first included), keep the GPU busy this many wall seconds (an H200 just idle "
+                   "runs its first ~0.5 s of load slower, steadily; docs/timing.md); 0: none")
       ->capture_default_str()
       ->check(kFinite)
       ->check(CLI::Range(0.0, 60.0))

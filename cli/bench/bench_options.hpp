@@ -25,7 +25,7 @@ struct BenchOptions {
   FlushMethod flush = FlushMethod::kRead;  // how cold samples empty the caches (--flush)
   bool stage_times = false;  // a timestamp after every stage (they drain the pipeline)
   SamplingOptions sampling;
-  double device_warmup_s = 1.0;  // --device-warmup: busy seconds before the run's first sample
+  double device_warmup_s = 1.0;        // --device-warmup: busy seconds after the GPU sat idle
   bool measure_copy_bandwidth = true;  // false: --copy-bandwidth off
   std::optional<double> copy_gbps;     // --copy-bandwidth GBPS: given, not measured
   std::optional<std::filesystem::path> dump_dir;

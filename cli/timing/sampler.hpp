@@ -19,10 +19,10 @@ struct SamplingOptions {
   // row have medians within 2 % (the clocks have ramped up: an idle GPU starts slow), for
   // at most 0.5 s or a quarter of the timeout of wall time; 0: none.
   double warmup_time_s = 0.05;
-  // Before all that, keep the GPU busy for this many wall seconds. The runner sets it for the
-  // first timed entry of a run only: an H200 that has just been idle runs its first ~0.5 s of
-  // load in a slower state whose times are steady, so settling alone cannot see it (gpu-log
-  // run 22).
+  // Before all that, keep the GPU busy for this many wall seconds. The runner sets it for a
+  // timed entry that follows more than 2 s without sampling (the run's first included): an
+  // H200 that has just been idle runs its first ~0.5 s of load in a slower state whose times
+  // are steady, so settling alone cannot see it (gpu-log run 22).
   double device_warmup_s = 0;
   std::optional<uint32_t> fixed_samples;  // --samples N: exactly N, no criterion
   // Defaults for a run that answers in seconds (docs/compare.md, "Stopping"): a converged
