@@ -378,6 +378,15 @@ int main(int argc, char** argv) {
   kernels_cmd->add_option("--kernels", list_dirs, "Extra folder(s) of kernel manifests")
       ->check(CLI::ExistingDirectory);
   kernels_cmd->add_flag("--json", kernels.json, "Print JSON");
+  std::string spirv_dir;
+  auto* spirv_opt = kernels_cmd->add_option(
+      "--spirv", spirv_dir, "Also write every stage's SPIR-V as DIR/<variant>.<stage>.spv");
+  kernels_cmd
+      ->add_option("--subgroup-size", kernels.subgroup_size,
+                   "With --spirv: compile for this subgroup size (SUBGROUP_SIZE)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({4u, 8u, 16u, 32u, 64u, 128u}));
+  kernels_cmd->add_flag("--force", kernels.force, "With --spirv: replace existing files");
 
   try {
     app.parse(argc, argv);
@@ -396,6 +405,7 @@ int main(int argc, char** argv) {
     if (*kernels_cmd) {
       kernels.kernel_folders.push_back(default_kernels_folder());
       for (const auto& d : list_dirs) kernels.kernel_folders.push_back(d);
+      if (spirv_opt->count()) kernels.spirv_dir = spirv_dir;
       return kernels_command(kernels);
     }
     if (*compare_cmd) {

@@ -22,8 +22,8 @@
 #include "config/config_loader.hpp"
 #include "reference/group_norm.hpp"
 #include "report/npy_writer.hpp"
-#include "run_binary.hpp"
 #include "results_schema.hpp"
+#include "run_binary.hpp"
 
 namespace gnbench {
 namespace {
@@ -130,6 +130,33 @@ TEST_F(Cli, KernelsListsSeed) {
   for (const auto& v : json::parse(j.out)) names.push_back(v.at("name"));
   EXPECT_NE(std::find(names.begin(), names.end(), "seed"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "broken_skip_tail"), names.end());
+}
+
+// --spirv writes one SPIR-V module per stage (the modules pipelines are built from), and
+// refuses to replace them without --force.
+TEST_F(Cli, KernelsWritesSpirvPerStage) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "gnbench_spirv_test";
+  std::filesystem::remove_all(dir);
+  const Result j = gnbench("kernels --json");
+  ASSERT_EQ(j.code, 0) << describe(j);
+  size_t stages = 0;
+  for (const auto& v : json::parse(j.out)) stages += v.at("stages").size();
+  const Result r = gnbench("kernels --spirv " + quote(dir.string()) + " --subgroup-size 8");
+  ASSERT_EQ(r.code, 0) << describe(r);
+  size_t files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    ++files;
+    std::ifstream in(e.path(), std::ios::binary);
+    uint32_t magic = 0;
+    in.read(reinterpret_cast<char*>(&magic), sizeof magic);
+    EXPECT_EQ(magic, 0x07230203u) << e.path();
+  }
+  EXPECT_EQ(files, stages);
+  const Result again = gnbench("kernels --spirv " + quote(dir.string()));
+  EXPECT_EQ(again.code, 2) << describe(again);
+  EXPECT_NE(again.err.find("--force"), std::string::npos) << describe(again);
+  EXPECT_EQ(gnbench("kernels --spirv " + quote(dir.string()) + " --force").code, 0);
+  std::filesystem::remove_all(dir);
 }
 
 // ---- run: table, results file, --force, compare.py ----

@@ -80,6 +80,11 @@ int devices_command(bool json);
 struct KernelsCommand {
   std::vector<std::filesystem::path> kernel_folders;
   bool json = false;
+  // --spirv DIR: write every stage's module as DIR/<variant>.<stage>.spv, compiled for
+  // `subgroup_size` (what a device of that subgroup size runs), e.g. for spirv-dis or diffs.
+  std::optional<std::filesystem::path> spirv_dir;
+  uint32_t subgroup_size = 32;
+  bool force = false;
 };
 int kernels_command(const KernelsCommand& cmd);
 

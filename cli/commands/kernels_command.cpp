@@ -1,12 +1,39 @@
 #include <iostream>
 
 #include "commands/commands.hpp"
+#include "config/config_error.hpp"
+#include "report/output_target.hpp"
+#include "runtime/compute_pipeline.hpp"
 #include "runtime/manifest.hpp"
 
 namespace gnbench {
+namespace {
+
+void write_spirv(const std::vector<VariantSpec>& variants, const KernelsCommand& cmd) {
+  const auto& dir = *cmd.spirv_dir;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw ConfigError("--spirv '" + dir.string() + "': " + ec.message());
+  // Every path checked before the first compile: an existing file without --force is a usage
+  // error, not a half-written folder.
+  std::vector<std::pair<const StageSpec*, OutputTarget>> outputs;
+  for (const auto& v : variants)
+    for (const auto& s : v.stages)
+      outputs.emplace_back(
+          &s, check_output_target("--spirv", (dir / (v.name + "." + s.name + ".spv")).string(),
+                                  cmd.force));
+  for (const auto& [stage, target] : outputs) {
+    auto words = compile_stage(*stage, cmd.subgroup_size);
+    write_output(target, std::string_view(reinterpret_cast<const char*>(words.data()),
+                                          words.size() * sizeof(uint32_t)));
+  }
+}
+
+}  // namespace
 
 int kernels_command(const KernelsCommand& cmd) {
   auto variants = load_manifests(cmd.kernel_folders);
+  if (cmd.spirv_dir) write_spirv(variants, cmd);
   if (cmd.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& v : variants) {

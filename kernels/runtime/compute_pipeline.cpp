@@ -70,12 +70,16 @@ nlohmann::json executable_statistics(const vk::raii::Device& device, vk::Pipelin
 
 }  // namespace
 
-ComputePipeline::ComputePipeline(const VulkanContext& ctx, const StageSpec& stage,
-                                 uint32_t subgroup_size) {
+std::vector<uint32_t> compile_stage(const StageSpec& stage, uint32_t subgroup_size) {
   auto defines = stage.defines;
   defines["WG_SIZE"] = std::to_string(stage.workgroup_size);
   defines["SUBGROUP_SIZE"] = std::to_string(subgroup_size);
-  std::vector<uint32_t> spirv = compile_glsl(stage.shader, defines);
+  return compile_glsl(stage.shader, defines);
+}
+
+ComputePipeline::ComputePipeline(const VulkanContext& ctx, const StageSpec& stage,
+                                 uint32_t subgroup_size) {
+  std::vector<uint32_t> spirv = compile_stage(stage, subgroup_size);
 
   std::vector<vk::DescriptorSetLayoutBinding> bindings;
   for (uint32_t i = 0; i < stage.bindings.size(); ++i) {

@@ -12,6 +12,10 @@
 
 namespace gnbench {
 
+// The stage's GLSL compiled with its defines plus WG_SIZE and SUBGROUP_SIZE: exactly the
+// module a pipeline is built from (also what `gnbench kernels --spirv` writes).
+std::vector<uint32_t> compile_stage(const StageSpec& stage, uint32_t subgroup_size);
+
 class ComputePipeline {
  public:
   ComputePipeline(const VulkanContext& ctx, const StageSpec& stage, uint32_t subgroup_size);
