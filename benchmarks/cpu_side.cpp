@@ -5,12 +5,12 @@
 // second divided by the threads used.
 #include <benchmark/benchmark.h>
 
-#include "config/config_loader.hpp"
-#include "inputs/input_generator.hpp"
+#include "base/parallel_for.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/inputs/input_generator.hpp"
+#include "cli/verify/invariants.hpp"
+#include "cli/verify/metrics.hpp"
 #include "reference/group_norm.hpp"
-#include "reference/parallel_for.hpp"
-#include "verify/invariants.hpp"
-#include "verify/metrics.hpp"
 
 namespace {
 

@@ -6,16 +6,16 @@
 #include <iostream>
 #include <map>
 
-#include "build_info.hpp"
-#include "commands/commands.hpp"
-#include "commands/run_flags.hpp"
-#include "commands/tune_cli.hpp"
-#include "config/config_error.hpp"
-#include "config/message_text.hpp"
-#include "config/name_patterns.hpp"
-#include "inputs/input_generator.hpp"
-#include "runtime/manifest.hpp"
-#include "runtime/vulkan_context.hpp"
+#include "base/build_info.hpp"
+#include "base/errors.hpp"
+#include "base/message_text.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/commands/run_flags.hpp"
+#include "cli/commands/tune_cli.hpp"
+#include "cli/config/name_patterns.hpp"
+#include "cli/inputs/input_generator.hpp"
+#include "kernels/runtime/manifest.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 namespace {
 
@@ -380,7 +380,7 @@ int main(int argc, char** argv) {
   kernels_cmd->add_flag("--json", kernels.json, "Print JSON");
   std::string spirv_dir;
   auto* spirv_opt = kernels_cmd->add_option(
-      "--spirv", spirv_dir, "Also write every stage's SPIR-V as DIR/<variant>.<stage>.spv");
+      "--spirv", spirv_dir, "Write every stage's SPIR-V as DIR/<variant>.<stage>.spv (instead of the list)");
   kernels_cmd
       ->add_option("--subgroup-size", kernels.subgroup_size,
                    "With --spirv: compile for this subgroup size (SUBGROUP_SIZE)")

@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "reference/parallel_for.hpp"
+#include "base/parallel_for.hpp"
 
 namespace gnbench::reference {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <Eigen/Core>
 
-#include "config/problem.hpp"
-#include "inputs/tensors.hpp"
+#include "base/problem.hpp"
+#include "base/tensors.hpp"
 
 namespace gnbench::reference {
 

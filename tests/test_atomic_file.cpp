@@ -6,8 +6,8 @@
 #include <random>
 #include <sstream>
 
-#include "config/config_error.hpp"
-#include "report/atomic_file.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
 
 namespace gnbench {
 namespace {

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_runner.hpp"
-#include "config/config_loader.hpp"
-#include "runtime/manifest.hpp"
+#include "cli/bench/bench_runner.hpp"
+#include "cli/config/config_loader.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 namespace {

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "config/config_loader.hpp"
+#include "base/npy_writer.hpp"
+#include "cli/config/config_loader.hpp"
 #include "reference/group_norm.hpp"
-#include "report/npy_writer.hpp"
 #include "results_schema.hpp"
 #include "run_binary.hpp"
 

@@ -11,7 +11,7 @@
 #include <random>
 #include <set>
 
-#include "report/results_json.hpp"
+#include "cli/report/results_json.hpp"
 #include "results_schema.hpp"
 
 namespace gnbench {

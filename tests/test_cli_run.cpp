@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "inputs/input_generator.hpp"
-#include "report/format.hpp"
-#include "report/results_json.hpp"
+#include "base/format.hpp"
+#include "cli/inputs/input_generator.hpp"
+#include "cli/report/results_json.hpp"
 #include "run_binary.hpp"
 
 namespace gnbench {

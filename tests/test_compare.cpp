@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "compare/compare.hpp"
-#include "config/config_error.hpp"
+#include "base/errors.hpp"
+#include "cli/compare/compare.hpp"
 
 namespace gnbench {
 namespace {

@@ -8,8 +8,8 @@
 #include <random>
 #include <set>
 
-#include "compare/compare.hpp"
-#include "report/results_json.hpp"
+#include "cli/compare/compare.hpp"
+#include "cli/report/results_json.hpp"
 
 namespace gnbench {
 namespace {

@@ -7,10 +7,10 @@
 #include <random>
 #include <sstream>
 
-#include "commands/commands.hpp"
-#include "compare/variant_pairs.hpp"
-#include "config/config_error.hpp"
-#include "report/results_json.hpp"
+#include "base/errors.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/compare/variant_pairs.hpp"
+#include "cli/report/results_json.hpp"
 #include "run_binary.hpp"
 
 namespace gnbench {

@@ -8,10 +8,10 @@
 #include <cmath>
 #include <random>
 
+#include "base/format.hpp"
+#include "cli/verify/invariants.hpp"
+#include "cli/verify/metrics.hpp"
 #include "reference/group_norm.hpp"
-#include "report/format.hpp"
-#include "verify/invariants.hpp"
-#include "verify/metrics.hpp"
 
 namespace gnbench {
 namespace {

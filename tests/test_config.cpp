@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
+#include "base/errors.hpp"
+#include "cli/config/config_loader.hpp"
 
 namespace gnbench {
 namespace {

@@ -7,8 +7,8 @@
 #include <set>
 #include <stdexcept>
 
-#include "runtime/variant_runner.hpp"
-#include "verify/coverage.hpp"
+#include "cli/report/coverage.hpp"
+#include "kernels/runtime/variant_runner.hpp"
 
 namespace gnbench {
 namespace {

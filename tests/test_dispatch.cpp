@@ -7,10 +7,10 @@
 #include <random>
 #include <set>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
-#include "dispatch/dispatch_table.hpp"
-#include "report/best_variants.hpp"
+#include "base/errors.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/dispatch/dispatch_table.hpp"
+#include "cli/report/best_variants.hpp"
 #include "run_binary.hpp"
 
 namespace gnbench {

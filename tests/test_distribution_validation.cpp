@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
-#include "inputs/input_generator.hpp"
+#include "base/errors.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/inputs/input_generator.hpp"
 
 namespace gnbench {
 namespace {

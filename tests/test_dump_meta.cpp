@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
-#include "report/npy_writer.hpp"
+#include "base/npy_writer.hpp"
 #include "run_binary.hpp"
 
 namespace gnbench {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "verify/expectation_match.hpp"
+#include "cli/verify/expectation_match.hpp"
 
 namespace gnbench {
 namespace {

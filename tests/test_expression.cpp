@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "config/config_error.hpp"
-#include "runtime/expression.hpp"
+#include "base/errors.hpp"
+#include "kernels/runtime/expression.hpp"
 
 namespace gnbench {
 namespace {

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
+#include "base/errors.hpp"
+#include "cli/config/config_loader.hpp"
+#include "kernels/runtime/manifest.hpp"
 #include "run_binary.hpp"
-#include "runtime/manifest.hpp"
 
 namespace gnbench {
 namespace {

@@ -15,19 +15,19 @@
 #include <random>
 #include <thread>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
-#include "config/json_document.hpp"
-#include "config/message_text.hpp"
-#include "config/name_patterns.hpp"
-#include "config/path_name.hpp"
-#include "report/atomic_file.hpp"
-#include "report/output_target.hpp"
-#include "report/results_json.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
+#include "base/json_document.hpp"
+#include "base/message_text.hpp"
+#include "base/output_target.hpp"
+#include "base/path_name.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/config/name_patterns.hpp"
+#include "cli/report/results_json.hpp"
+#include "kernels/runtime/manifest.hpp"
+#include "kernels/runtime/shader_compiler.hpp"
+#include "kernels/runtime/variant_checks.hpp"
 #include "run_binary.hpp"
-#include "runtime/manifest.hpp"
-#include "runtime/shader_compiler.hpp"
-#include "runtime/variant_checks.hpp"
 
 namespace gnbench {
 namespace {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <random>
 
-#include "verify/invariants.hpp"
-#include "verify/metrics.hpp"
+#include "cli/verify/invariants.hpp"
+#include "cli/verify/metrics.hpp"
 
 namespace gnbench {
 namespace {

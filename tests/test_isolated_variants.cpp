@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_runner.hpp"
-#include "config/config_loader.hpp"
+#include "cli/bench/bench_runner.hpp"
+#include "cli/config/config_loader.hpp"
 
 namespace gnbench {
 namespace {

@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
-#include "runtime/manifest.hpp"
-#include "runtime/shader_compiler.hpp"
+#include "base/errors.hpp"
+#include "cli/config/config_loader.hpp"
+#include "kernels/runtime/manifest.hpp"
+#include "kernels/runtime/shader_compiler.hpp"
 
 namespace gnbench {
 namespace {

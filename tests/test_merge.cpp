@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "compare/merge.hpp"
-#include "config/config_error.hpp"
-#include "report/results_json.hpp"
+#include "base/errors.hpp"
+#include "cli/compare/merge.hpp"
+#include "cli/report/results_json.hpp"
 
 namespace gnbench {
 namespace {

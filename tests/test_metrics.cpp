@@ -5,7 +5,7 @@
 #include <limits>
 #include <random>
 
-#include "verify/metrics.hpp"
+#include "cli/verify/metrics.hpp"
 
 namespace gnbench {
 namespace {

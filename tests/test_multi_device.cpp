@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "config/config_loader.hpp"
-#include "report/results_json.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/report/results_json.hpp"
 #include "run_binary.hpp"
 
 namespace gnbench {

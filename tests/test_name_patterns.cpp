@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "config/config_error.hpp"
-#include "config/name_patterns.hpp"
+#include "base/errors.hpp"
+#include "cli/config/name_patterns.hpp"
 
 namespace gnbench {
 namespace {

@@ -5,7 +5,7 @@
 #include <fstream>
 #include <random>
 
-#include "report/npy_writer.hpp"
+#include "base/npy_writer.hpp"
 
 namespace gnbench {
 namespace {

@@ -5,7 +5,7 @@
 #include <bit>
 #include <random>
 
-#include "bench/output_hash.hpp"
+#include "cli/bench/output_hash.hpp"
 
 namespace gnbench {
 namespace {

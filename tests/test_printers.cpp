@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <sstream>
 
-#include "report/csv_printer.hpp"
-#include "report/markdown_printer.hpp"
-#include "report/summary_rows.hpp"
-#include "report/table_printer.hpp"
+#include "cli/report/csv_printer.hpp"
+#include "cli/report/markdown_printer.hpp"
+#include "cli/report/summary_rows.hpp"
+#include "cli/report/table_printer.hpp"
 
 namespace gnbench {
 namespace {

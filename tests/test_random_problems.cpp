@@ -11,9 +11,9 @@
 #include <random>
 #include <set>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
-#include "config/random_problems.hpp"
+#include "base/errors.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/config/random_problems.hpp"
 
 namespace gnbench {
 namespace {

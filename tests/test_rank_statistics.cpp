@@ -4,7 +4,7 @@
 #include <cmath>
 #include <random>
 
-#include "compare/rank_statistics.hpp"
+#include "cli/compare/rank_statistics.hpp"
 
 namespace gnbench {
 namespace {

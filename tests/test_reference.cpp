@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
-#include "inputs/input_generator.hpp"
-#include "inputs/tensors.hpp"
+#include "base/problem.hpp"
+#include "base/tensors.hpp"
+#include "cli/inputs/input_generator.hpp"
 #include "reference/group_norm.hpp"
 
 namespace gnbench {

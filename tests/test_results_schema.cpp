@@ -8,7 +8,7 @@
 #include <functional>
 #include <random>
 
-#include "report/results_json.hpp"
+#include "cli/report/results_json.hpp"
 #include "results_schema.hpp"
 #include "run_binary.hpp"
 

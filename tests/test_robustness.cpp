@@ -13,14 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_runner.hpp"
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
-#include "report/results_json.hpp"
+#include "base/errors.hpp"
+#include "cli/bench/bench_runner.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/report/results_json.hpp"
+#include "kernels/runtime/manifest.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 #include "results_schema.hpp"
 #include "run_binary.hpp"
-#include "runtime/manifest.hpp"
-#include "runtime/vulkan_context.hpp"
 
 namespace gnbench {
 namespace {

@@ -19,13 +19,13 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_runner.hpp"
-#include "config/config_loader.hpp"
-#include "inputs/input_generator.hpp"
+#include "cli/bench/bench_runner.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/inputs/input_generator.hpp"
+#include "cli/verify/metrics.hpp"
+#include "kernels/runtime/variant_runner.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 #include "reference/group_norm.hpp"
-#include "runtime/variant_runner.hpp"
-#include "runtime/vulkan_context.hpp"
-#include "verify/metrics.hpp"
 
 namespace gnbench {
 namespace {

@@ -12,7 +12,7 @@
 #include <sstream>
 #include <tuple>
 
-#include "bench/shrinker.hpp"
+#include "cli/bench/shrinker.hpp"
 #include "run_binary.hpp"
 
 namespace gnbench {

@@ -10,9 +10,9 @@
 #include <thread>
 #include <vector>
 
-#include "report/stopping_json.hpp"
-#include "timing/sampler.hpp"
-#include "timing/stopping.hpp"
+#include "cli/report/stopping_json.hpp"
+#include "cli/timing/sampler.hpp"
+#include "cli/timing/stopping.hpp"
 
 namespace gnbench {
 namespace {

@@ -8,12 +8,12 @@
 #include <set>
 #include <sstream>
 
-#include "bench/bench_runner.hpp"
-#include "config/config_loader.hpp"
-#include "report/format.hpp"
-#include "runtime/variant_runner.hpp"
-#include "runtime/vulkan_context.hpp"
-#include "verify/coverage.hpp"
+#include "base/format.hpp"
+#include "cli/bench/bench_runner.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/report/coverage.hpp"
+#include "kernels/runtime/variant_runner.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 namespace gnbench {
 namespace {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
-#include "runtime/cache_flush.hpp"
-#include "runtime/vulkan_context.hpp"
-#include "timing/sampler.hpp"
+#include "base/problem.hpp"
+#include "cli/timing/sampler.hpp"
+#include "kernels/runtime/cache_flush.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 namespace gnbench {
 

@@ -8,16 +8,22 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_options.hpp"
-#include "config/problem.hpp"
-#include "report/records.hpp"
-#include "report/run_plan.hpp"
-#include "runtime/manifest.hpp"
-#include "runtime/variant_runner.hpp"
+#include "base/problem.hpp"
+#include "cli/bench/bench_options.hpp"
+#include "cli/bench/records.hpp"
+#include "kernels/runtime/manifest.hpp"
+#include "kernels/runtime/variant_runner.hpp"
 
 namespace gnbench {
 
 class VulkanContext;
+
+// One problem x variant of a run, before it runs (`run --list`).
+struct PlannedEntry {
+  Problem problem;
+  std::string variant;
+  std::string skip_reason;  // "" = it would run
+};
 
 using Progress = std::function<void(const std::string& line, size_t done, size_t total)>;
 
@@ -48,6 +54,17 @@ class BenchRunner {
                  const std::function<void(const RunRecords&)>& on_abandon = {});
 
  private:
+  struct RunState;  // what one run() shares across its problems (bench_runner.cpp)
+  struct Trial;     // one trial's inputs, reference and device copies
+
+  void compile_variants();
+  RunContext run_context() const;
+  std::vector<EntryRecord> new_entries(const Problem& problem, const std::string& chosen) const;
+  void run_problem(const Problem& problem, std::vector<EntryRecord>& entries, RunState& run);
+  void run_entry(EntryRecord& e, size_t v, const Trial& trial, RunState& run);
+  void time_entry(EntryRecord& e, VariantRunner& runner, uint64_t verified_hash,
+                  const VerificationResult& verified, const Trial& trial, RunState& run);
+
   BenchOptions options_;
   std::vector<VariantSpec> manifests_;
   std::vector<const VariantSpec*> selected_;

@@ -1,11 +1,11 @@
-#include "bench/dump.hpp"
+#include "cli/bench/dump.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "build_info.hpp"
+#include "base/atomic_file.hpp"
+#include "base/build_info.hpp"
+#include "base/npy_writer.hpp"
 #include "reference/group_norm.hpp"
-#include "report/atomic_file.hpp"
-#include "report/npy_writer.hpp"
 
 namespace gnbench {
 

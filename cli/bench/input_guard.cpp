@@ -1,4 +1,4 @@
-#include "bench/input_guard.hpp"
+#include "cli/bench/input_guard.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -6,9 +6,9 @@
 #include <span>
 #include <vector>
 
-#include "reference/parallel_for.hpp"
-#include "runtime/variant_runner.hpp"
-#include "verify/metrics.hpp"
+#include "base/parallel_for.hpp"
+#include "cli/verify/metrics.hpp"
+#include "kernels/runtime/variant_runner.hpp"
 
 namespace gnbench {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
-#include "inputs/tensors.hpp"
+#include "base/problem.hpp"
+#include "base/tensors.hpp"
 
 namespace gnbench {
 

@@ -1,9 +1,9 @@
-#include "bench/output_hash.hpp"
+#include "cli/bench/output_hash.hpp"
 
 #include <cstring>
 #include <vector>
 
-#include "reference/parallel_for.hpp"
+#include "base/parallel_for.hpp"
 
 namespace gnbench {
 

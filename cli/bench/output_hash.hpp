@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "inputs/tensors.hpp"
+#include "base/tensors.hpp"
 
 namespace gnbench {
 

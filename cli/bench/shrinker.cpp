@@ -1,9 +1,9 @@
-#include "bench/shrinker.hpp"
+#include "cli/bench/shrinker.hpp"
 
 #include <algorithm>
 
-#include "runtime/variant_runner.hpp"
-#include "runtime/vulkan_context.hpp"
+#include "kernels/runtime/variant_runner.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 namespace gnbench {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_runner.hpp"
+#include "cli/bench/bench_runner.hpp"
 
 namespace gnbench {
 

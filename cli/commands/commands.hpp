@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_options.hpp"
-#include "compare/compare.hpp"
-#include "config/problem.hpp"
-#include "config/random_problems.hpp"
-#include "report/records.hpp"
+#include "base/problem.hpp"
+#include "cli/bench/bench_options.hpp"
+#include "cli/bench/records.hpp"
+#include "cli/compare/compare.hpp"
+#include "cli/config/random_problems.hpp"
 
 namespace gnbench {
 

@@ -1,14 +1,14 @@
 #include <iostream>
 #include <tuple>
 
-#include "commands/commands.hpp"
-#include "compare/compare.hpp"
-#include "compare/variant_pairs.hpp"
-#include "config/config_error.hpp"
-#include "report/atomic_file.hpp"
-#include "report/format.hpp"
-#include "report/output_target.hpp"
-#include "report/results_json.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
+#include "base/format.hpp"
+#include "base/output_target.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/compare/compare.hpp"
+#include "cli/compare/variant_pairs.hpp"
+#include "cli/report/results_json.hpp"
 
 namespace gnbench {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <iomanip>
 
-#include "commands/commands.hpp"
-#include "report/format.hpp"
+#include "base/format.hpp"
+#include "cli/commands/commands.hpp"
 
 namespace gnbench {
 

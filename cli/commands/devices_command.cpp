@@ -1,7 +1,7 @@
 #include <iostream>
 
-#include "commands/commands.hpp"
-#include "runtime/vulkan_context.hpp"
+#include "cli/commands/commands.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 namespace gnbench {
 

@@ -1,10 +1,10 @@
 #include <iostream>
 
-#include "commands/commands.hpp"
-#include "config/config_error.hpp"
-#include "report/output_target.hpp"
-#include "runtime/compute_pipeline.hpp"
-#include "runtime/manifest.hpp"
+#include "base/errors.hpp"
+#include "base/output_target.hpp"
+#include "cli/commands/commands.hpp"
+#include "kernels/runtime/compute_pipeline.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 namespace {
@@ -33,7 +33,10 @@ void write_spirv(const std::vector<VariantSpec>& variants, const KernelsCommand&
 
 int kernels_command(const KernelsCommand& cmd) {
   auto variants = load_manifests(cmd.kernel_folders);
-  if (cmd.spirv_dir) write_spirv(variants, cmd);
+  if (cmd.spirv_dir) {
+    write_spirv(variants, cmd);
+    return 0;
+  }
   if (cmd.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& v : variants) {

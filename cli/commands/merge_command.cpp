@@ -1,9 +1,9 @@
 #include <iostream>
 
-#include "commands/commands.hpp"
-#include "compare/merge.hpp"
-#include "report/output_target.hpp"
-#include "report/results_json.hpp"
+#include "base/output_target.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/compare/merge.hpp"
+#include "cli/report/results_json.hpp"
 
 namespace gnbench {
 

@@ -1,11 +1,11 @@
-#include "commands/run_flags.hpp"
+#include "cli/commands/run_flags.hpp"
 
 #include <cmath>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
-#include "config/problem_name.hpp"
-#include "inputs/input_generator.hpp"
+#include "base/errors.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/config/problem_name.hpp"
+#include "cli/inputs/input_generator.hpp"
 
 namespace gnbench {
 

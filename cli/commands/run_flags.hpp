@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "bench/bench_options.hpp"
-#include "config/problem.hpp"
+#include "base/problem.hpp"
+#include "cli/bench/bench_options.hpp"
 
 namespace gnbench {
 

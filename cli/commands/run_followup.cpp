@@ -1,9 +1,9 @@
-#include "commands/run_followup.hpp"
+#include "cli/commands/run_followup.hpp"
 
 #include <set>
 
-#include "bench/shrinker.hpp"
-#include "report/format.hpp"
+#include "base/format.hpp"
+#include "cli/bench/shrinker.hpp"
 
 namespace gnbench {
 namespace {

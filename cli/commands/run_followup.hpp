@@ -6,9 +6,9 @@
 #include <atomic>
 #include <ostream>
 
-#include "bench/bench_options.hpp"
-#include "report/records.hpp"
-#include "report/repro_command.hpp"
+#include "cli/bench/bench_options.hpp"
+#include "cli/bench/records.hpp"
+#include "cli/report/repro_command.hpp"
 
 namespace gnbench {
 

@@ -2,10 +2,10 @@
 #include <iostream>
 #include <set>
 
-#include "commands/commands.hpp"
-#include "config/name_patterns.hpp"
-#include "report/results_json.hpp"
-#include "report/table_printer.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/config/name_patterns.hpp"
+#include "cli/report/results_json.hpp"
+#include "cli/report/table_printer.hpp"
 
 namespace gnbench {
 

@@ -1,8 +1,8 @@
-#include "commands/tune_cli.hpp"
+#include "cli/commands/tune_cli.hpp"
 
-#include "config/config_error.hpp"
-#include "config/name_patterns.hpp"
-#include "runtime/manifest.hpp"
+#include "base/errors.hpp"
+#include "cli/config/name_patterns.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "commands/commands.hpp"
+#include "cli/commands/commands.hpp"
 
 namespace gnbench {
 

@@ -2,12 +2,12 @@
 // write the fastest verified variant per shape as a dispatch table (docs/performance.md).
 #include <iostream>
 
-#include "commands/commands.hpp"
-#include "config/config_error.hpp"
-#include "dispatch/dispatch_table.hpp"
-#include "report/atomic_file.hpp"
-#include "report/best_variants.hpp"
-#include "report/results_json.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/dispatch/dispatch_table.hpp"
+#include "cli/report/best_variants.hpp"
+#include "cli/report/results_json.hpp"
 
 namespace gnbench {
 

@@ -1,12 +1,12 @@
-#include "compare/compare.hpp"
+#include "cli/compare/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <numeric>
 
-#include "config/config_error.hpp"
-#include "report/format.hpp"
+#include "base/errors.hpp"
+#include "base/format.hpp"
 
 namespace gnbench {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "compare/rank_statistics.hpp"
-#include "report/records.hpp"
+#include "cli/bench/records.hpp"
+#include "cli/compare/rank_statistics.hpp"
 
 namespace gnbench {
 

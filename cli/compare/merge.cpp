@@ -1,10 +1,10 @@
-#include "compare/merge.hpp"
+#include "cli/compare/merge.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "config/config_error.hpp"
-#include "report/results_json.hpp"
+#include "base/errors.hpp"
+#include "cli/report/results_json.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "compare/rank_statistics.hpp"
+#include "cli/compare/rank_statistics.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,9 +1,9 @@
-#include "compare/variant_pairs.hpp"
+#include "cli/compare/variant_pairs.hpp"
 
 #include <algorithm>
 #include <set>
 
-#include "config/config_error.hpp"
+#include "base/errors.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "config/config_loader.hpp"
+#include "cli/config/config_loader.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -15,12 +15,12 @@
 #include <sstream>
 #include <system_error>
 
-#include "config/config_error.hpp"
-#include "config/json_document.hpp"
-#include "config/path_name.hpp"
-#include "config/random_problems.hpp"
-#include "config/read_file.hpp"
-#include "inputs/input_generator.hpp"
+#include "base/errors.hpp"
+#include "base/json_document.hpp"
+#include "base/path_name.hpp"
+#include "base/read_file.hpp"
+#include "cli/config/random_problems.hpp"
+#include "cli/inputs/input_generator.hpp"
 
 namespace gnbench {
 namespace {
@@ -389,9 +389,9 @@ void validate_shape_in(const Shape& shape, const Ctx& ctx) {
   }
 }
 
-const std::vector<std::string> kProblemKeys = {"name",       "batch", "channels", "spatial",
-                                               "groups",     "eps",   "seed",     "distribution",
-                                               "tolerances", "expect",   "description"};
+const std::vector<std::string> kProblemKeys = {"name",       "batch",  "channels",   "spatial",
+                                               "groups",     "eps",    "seed",       "distribution",
+                                               "tolerances", "expect", "description"};
 const std::vector<std::string> kAxesKeys = {"prefix",     "batch", "channels", "spatial",
                                             "groups",     "eps",   "seed",     "distribution",
                                             "tolerances", "expect"};

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "config/device_limits.hpp"
-#include "config/problem.hpp"
+#include "base/device_limits.hpp"
+#include "base/problem.hpp"
 
 namespace gnbench {
 

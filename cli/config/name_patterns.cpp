@@ -1,11 +1,11 @@
-#include "config/name_patterns.hpp"
+#include "cli/config/name_patterns.hpp"
 
 #include <fnmatch.h>
 
 #include <algorithm>
 
-#include "config/config_error.hpp"
-#include "config/message_text.hpp"
+#include "base/errors.hpp"
+#include "base/message_text.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "config/problem_name.hpp"
+#include "cli/config/problem_name.hpp"
 
 #include <cstdint>
 #include <cstdio>

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "config/problem.hpp"
+#include "base/problem.hpp"
 
 namespace gnbench {
 

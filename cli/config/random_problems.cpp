@@ -1,7 +1,7 @@
 // Only integer arithmetic on a fully specified engine (mt19937_64) decides the shapes, so a
 // seed gives the same shapes everywhere; eps goes through pow() but is then rounded to 3
 // significant digits in decimal text, which absorbs any last-bit difference between libms.
-#include "config/random_problems.hpp"
+#include "cli/config/random_problems.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -13,8 +13,8 @@
 #include <random>
 #include <set>
 
-#include "config/config_error.hpp"
-#include "inputs/input_generator.hpp"
+#include "base/errors.hpp"
+#include "cli/inputs/input_generator.hpp"
 
 namespace gnbench {
 namespace {

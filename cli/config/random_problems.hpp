@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
+#include "base/problem.hpp"
 
 namespace gnbench {
 

@@ -1,12 +1,12 @@
-#include "dispatch/dispatch_table.hpp"
+#include "cli/dispatch/dispatch_table.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "config/config_error.hpp"
-#include "config/read_file.hpp"
-#include "report/best_variants.hpp"
+#include "base/errors.hpp"
+#include "base/read_file.hpp"
+#include "cli/report/best_variants.hpp"
 
 namespace gnbench {
 

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_options.hpp"
-#include "config/problem.hpp"
-#include "report/records.hpp"
+#include "base/problem.hpp"
+#include "cli/bench/bench_options.hpp"
+#include "cli/bench/records.hpp"
 
 namespace gnbench {
 

@@ -2,7 +2,7 @@
 // specified by the standard, but std::*_distribution and libm's log/exp/sin are not, so every
 // transform below uses only IEEE-754 + - * / and sqrt (correctly rounded everywhere) and the
 // exact frexp/ldexp. Assumes FLT_EVAL_METHOD == 0 (SSE2 / any 64-bit target).
-#include "inputs/input_generator.hpp"
+#include "cli/inputs/input_generator.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "reference/parallel_for.hpp"
+#include "base/parallel_for.hpp"
 
 // Fusing a*b+c into an FMA rounds once instead of twice and would change the last bit of
 // some draws between targets with and without FMA, so contraction is off in this file

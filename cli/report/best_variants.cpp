@@ -1,9 +1,9 @@
-#include "report/best_variants.hpp"
+#include "cli/report/best_variants.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "report/format.hpp"
+#include "base/format.hpp"
 
 namespace gnbench {
 

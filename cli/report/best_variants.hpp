@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report/records.hpp"
+#include "cli/bench/records.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "report/coverage_table.hpp"
+#include "cli/report/coverage_table.hpp"
 
 #include <algorithm>
 #include <iomanip>

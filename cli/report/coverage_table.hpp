@@ -4,8 +4,8 @@
 
 #include <ostream>
 
-#include "report/repro_command.hpp"
-#include "verify/coverage.hpp"
+#include "cli/report/coverage.hpp"
+#include "cli/report/repro_command.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "report/csv_printer.hpp"
+#include "cli/report/csv_printer.hpp"
 
 #include <algorithm>
 #include <sstream>

@@ -1,8 +1,8 @@
-#include "report/gzip_text.hpp"
+#include "cli/report/gzip_text.hpp"
 
 #include <zlib.h>
 
-#include "config/config_error.hpp"
+#include "base/errors.hpp"
 
 namespace gnbench {
 

@@ -1,8 +1,8 @@
-#include "report/markdown_printer.hpp"
+#include "cli/report/markdown_printer.hpp"
 
 #include <sstream>
 
-#include "report/summary_rows.hpp"
+#include "cli/report/summary_rows.hpp"
 
 namespace gnbench {
 

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "report/records.hpp"
-#include "report/summary_rows.hpp"
+#include "cli/bench/records.hpp"
+#include "cli/report/summary_rows.hpp"
 
 namespace gnbench {
 

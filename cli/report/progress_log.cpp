@@ -1,9 +1,9 @@
-#include "report/progress_log.hpp"
+#include "cli/report/progress_log.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "report/format.hpp"
+#include "base/format.hpp"
 
 namespace gnbench {
 

@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "report/records.hpp"
+#include "cli/bench/records.hpp"
 
 namespace gnbench {
 

@@ -1,6 +1,6 @@
-#include "report/repro_command.hpp"
+#include "cli/report/repro_command.hpp"
 
-#include "config/random_problems.hpp"
+#include "cli/config/random_problems.hpp"
 
 namespace gnbench {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
+#include "base/problem.hpp"
 
 namespace gnbench {
 

@@ -1,11 +1,11 @@
-#include "report/results_json.hpp"
+#include "cli/report/results_json.hpp"
 
 #include <limits>
 
-#include "config/config_error.hpp"
-#include "config/json_document.hpp"
-#include "report/best_variants.hpp"
-#include "report/stopping_json.hpp"
+#include "base/errors.hpp"
+#include "base/json_document.hpp"
+#include "cli/report/best_variants.hpp"
+#include "cli/report/stopping_json.hpp"
 
 namespace gnbench {
 

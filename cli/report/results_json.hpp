@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "report/records.hpp"
+#include "cli/bench/records.hpp"
 
 namespace gnbench {
 

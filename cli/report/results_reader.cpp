@@ -5,12 +5,12 @@
 #include <cmath>
 #include <limits>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
-#include "config/json_document.hpp"
-#include "config/read_file.hpp"
-#include "report/gzip_text.hpp"
-#include "report/results_json.hpp"
+#include "base/errors.hpp"
+#include "base/json_document.hpp"
+#include "base/read_file.hpp"
+#include "cli/config/config_loader.hpp"
+#include "cli/report/gzip_text.hpp"
+#include "cli/report/results_json.hpp"
 
 namespace gnbench {
 

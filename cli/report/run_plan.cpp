@@ -1,9 +1,9 @@
-#include "report/run_plan.hpp"
+#include "cli/report/run_plan.hpp"
 
 #include <algorithm>
 
-#include "report/format.hpp"
-#include "report/table_printer.hpp"
+#include "base/format.hpp"
+#include "cli/report/table_printer.hpp"
 
 namespace gnbench {
 

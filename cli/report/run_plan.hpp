@@ -5,15 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
+#include "cli/bench/bench_runner.hpp"  // PlannedEntry
 
 namespace gnbench {
-
-struct PlannedEntry {
-  Problem problem;
-  std::string variant;
-  std::string skip_reason;  // "" = it would run
-};
 
 // A header line with the counts, then one row per entry: "run" or "skip: <reason>".
 void print_run_plan(std::ostream& out, const std::vector<PlannedEntry>& plan);

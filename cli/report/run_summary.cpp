@@ -1,7 +1,7 @@
-#include "report/run_summary.hpp"
+#include "cli/report/run_summary.hpp"
 
-#include "report/format.hpp"
-#include "report/table_printer.hpp"
+#include "base/format.hpp"
+#include "cli/report/table_printer.hpp"
 
 namespace gnbench {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "report/records.hpp"
+#include "cli/bench/records.hpp"
 
 namespace gnbench {
 

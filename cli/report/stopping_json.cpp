@@ -1,4 +1,4 @@
-#include "report/stopping_json.hpp"
+#include "cli/report/stopping_json.hpp"
 
 #include <cmath>
 

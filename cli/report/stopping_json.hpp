@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "timing/sampler.hpp"
+#include "cli/timing/sampler.hpp"
 
 namespace gnbench {
 

@@ -1,10 +1,10 @@
-#include "report/summary_rows.hpp"
+#include "cli/report/summary_rows.hpp"
 
 #include <algorithm>
 #include <cmath>
 
-#include "report/format.hpp"
-#include "report/stopping_json.hpp"
+#include "base/format.hpp"
+#include "cli/report/stopping_json.hpp"
 
 namespace gnbench {
 
@@ -149,7 +149,8 @@ std::vector<std::string> summary_notes(const RunRecords& records, const TableOpt
       }))
     notes.emplace_back("* the median's interval did not reach --max-noise before --timeout");
   std::string legend =
-      "max err: largest |gpu - ref| / rms over its group of ref (at least rstd * rms(w * dy)); invar: sum(dx) = 0, sum(dx*xhat), "
+      "max err: largest |gpu - ref| / rms over its group of ref (at least rstd * rms(w * dy)); "
+      "invar: sum(dx) = 0, sum(dx*xhat), "
       "grad_bias checks; repro: two runs bitwise identical; noise: half-width of the median's 95 % "
       "interval / median; stop: the rule that ended sampling, bimodal when the samples split "
       "in two; GB/s: required traffic (read x, "

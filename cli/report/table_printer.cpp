@@ -1,4 +1,4 @@
-#include "report/table_printer.hpp"
+#include "cli/report/table_printer.hpp"
 
 #include <algorithm>
 #include <iomanip>

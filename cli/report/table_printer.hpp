@@ -4,8 +4,8 @@
 
 #include <ostream>
 
-#include "report/records.hpp"
-#include "report/summary_rows.hpp"
+#include "cli/bench/records.hpp"
+#include "cli/report/summary_rows.hpp"
 
 namespace gnbench {
 

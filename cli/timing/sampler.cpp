@@ -1,4 +1,4 @@
-#include "timing/sampler.hpp"
+#include "cli/timing/sampler.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "timing/statistics.hpp"
-#include "timing/stopping.hpp"
+#include "base/statistics.hpp"
+#include "cli/timing/stopping.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "timing/stopping.hpp"
+#include "cli/timing/stopping.hpp"
 
 #include <Eigen/Core>
 #include <algorithm>

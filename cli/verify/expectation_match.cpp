@@ -1,4 +1,4 @@
-#include "verify/expectation_match.hpp"
+#include "cli/verify/expectation_match.hpp"
 
 #include <cstdio>
 

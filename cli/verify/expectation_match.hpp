@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "config/problem.hpp"
-#include "verify/invariants.hpp"
-#include "verify/metrics.hpp"
+#include "base/problem.hpp"
+#include "cli/verify/invariants.hpp"
+#include "cli/verify/metrics.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "verify/invariants.hpp"
+#include "cli/verify/invariants.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "reference/parallel_for.hpp"
+#include "base/parallel_for.hpp"
 
 namespace gnbench {
 namespace {

@@ -6,8 +6,8 @@
 
 #include <string>
 
-#include "config/problem.hpp"
-#include "inputs/tensors.hpp"
+#include "base/problem.hpp"
+#include "base/tensors.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "verify/metrics.hpp"
+#include "cli/verify/metrics.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "reference/parallel_for.hpp"
+#include "base/parallel_for.hpp"
 
 namespace gnbench {
 namespace {

@@ -6,14 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
-#include "inputs/tensors.hpp"
+#include "base/problem.hpp"
+#include "base/tensors.hpp"
 
 namespace gnbench {
-
-// The bit pattern outputs are filled with before every run. A quiet NaN with a payload no
-// arithmetic produces, so "never written" is told apart from "computed NaN".
-inline constexpr uint32_t kPoisonBits = 0x7FC0DEADu;
 
 // Where an element sits: grad_input elements have all three; grad_weight/bias only c.
 struct ElementLocation {

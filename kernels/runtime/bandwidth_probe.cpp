@@ -1,11 +1,11 @@
-#include "runtime/bandwidth_probe.hpp"
+#include "kernels/runtime/bandwidth_probe.hpp"
 
 #include <chrono>
 #include <random>
 #include <span>
 
-#include "runtime/compute_pipeline.hpp"
-#include "runtime/gpu_buffer.hpp"
+#include "kernels/runtime/compute_pipeline.hpp"
+#include "kernels/runtime/gpu_buffer.hpp"
 
 namespace gnbench {
 
@@ -14,7 +14,7 @@ namespace {
 // One buffer pair: src holds `random`; `samples` timed copies into dst after at least one
 // submission of `untimed` copies, repeated until `warm_up` has passed. Returns each timed
 // copy's GPU time in ns.
-std::vector<double> time_copies(const VulkanContext& ctx, const ComputePipeline& pipeline,
+std::vector<double> time_copies(VulkanContext& ctx, const ComputePipeline& pipeline,
                                 std::span<const uint32_t> random, uint32_t samples,
                                 uint32_t untimed, std::chrono::milliseconds warm_up) {
   const DeviceInfo& info = ctx.info();
@@ -76,7 +76,7 @@ std::vector<double> time_copies(const VulkanContext& ctx, const ComputePipeline&
 
 }  // namespace
 
-CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx,
+CopyBandwidth measure_copy_bandwidth(VulkanContext& ctx,
                                      const std::filesystem::path& kernels_folder, uint32_t samples,
                                      uint32_t pairs) {
   const DeviceInfo& info = ctx.info();

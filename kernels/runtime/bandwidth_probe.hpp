@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <vector>
 
-#include "runtime/vulkan_context.hpp"
-#include "timing/statistics.hpp"
+#include "base/statistics.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 namespace gnbench {
 
@@ -24,7 +24,7 @@ struct CopyBandwidth {
 // to 1.5 GiB, a third slow; in other calls all four pairs of the first or of the second
 // probe; cause not found). Nothing copies faster than the device can,
 // so the fastest pair is its ceiling. A CPU device measures one pair.
-CopyBandwidth measure_copy_bandwidth(const VulkanContext& ctx,
+CopyBandwidth measure_copy_bandwidth(VulkanContext& ctx,
                                      const std::filesystem::path& kernels_folder,
                                      uint32_t samples = 30, uint32_t pairs = 4);
 

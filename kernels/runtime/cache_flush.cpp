@@ -1,11 +1,11 @@
-#include "runtime/cache_flush.hpp"
+#include "kernels/runtime/cache_flush.hpp"
 
 #include <algorithm>
 #include <array>
 
 namespace gnbench {
 
-CacheFlush::CacheFlush(const VulkanContext& ctx, const std::filesystem::path& kernels_folder,
+CacheFlush::CacheFlush(VulkanContext& ctx, const std::filesystem::path& kernels_folder,
                        FlushMethod method)
     : method_(method) {
   const DeviceInfo& info = ctx.info();

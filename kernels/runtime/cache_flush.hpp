@@ -10,8 +10,8 @@
 #include <memory>
 #include <string>
 
-#include "runtime/compute_pipeline.hpp"
-#include "runtime/gpu_buffer.hpp"
+#include "kernels/runtime/compute_pipeline.hpp"
+#include "kernels/runtime/gpu_buffer.hpp"
 
 namespace gnbench {
 
@@ -19,8 +19,7 @@ enum class FlushMethod { kRead, kFill };
 
 class CacheFlush {
  public:
-  CacheFlush(const VulkanContext& ctx, const std::filesystem::path& kernels_folder,
-             FlushMethod method);
+  CacheFlush(VulkanContext& ctx, const std::filesystem::path& kernels_folder, FlushMethod method);
   ~CacheFlush();
 
   FlushMethod method() const { return method_; }

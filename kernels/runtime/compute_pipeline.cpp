@@ -1,8 +1,8 @@
-#include "runtime/compute_pipeline.hpp"
+#include "kernels/runtime/compute_pipeline.hpp"
 
-#include "config/config_error.hpp"
-#include "runtime/shader_compiler.hpp"
-#include "runtime/spirv_bindings.hpp"
+#include "base/errors.hpp"
+#include "kernels/runtime/shader_compiler.hpp"
+#include "kernels/runtime/spirv_bindings.hpp"
 
 namespace gnbench {
 

@@ -7,8 +7,8 @@
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
-#include "runtime/manifest.hpp"
-#include "runtime/vulkan_context.hpp"
+#include "kernels/runtime/manifest.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 namespace gnbench {
 

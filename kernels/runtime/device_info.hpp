@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "config/device_limits.hpp"
+#include "base/device_limits.hpp"
 
 namespace gnbench {
 

@@ -1,11 +1,11 @@
-#include "runtime/expression.hpp"
+#include "kernels/runtime/expression.hpp"
 
 #include <cctype>
 #include <map>
 #include <set>
 #include <vector>
 
-#include "config/config_error.hpp"
+#include "base/errors.hpp"
 
 namespace gnbench {
 

@@ -1,8 +1,8 @@
-#include "runtime/gpu_buffer.hpp"
+#include "kernels/runtime/gpu_buffer.hpp"
 
 #include <cstring>
 
-#include "reference/parallel_for.hpp"
+#include "base/parallel_for.hpp"
 
 namespace gnbench {
 

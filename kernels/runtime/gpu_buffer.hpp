@@ -7,7 +7,7 @@
 #include <string>
 #include <vulkan/vulkan_raii.hpp>
 
-#include "runtime/vulkan_context.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 namespace gnbench {
 
@@ -40,14 +40,14 @@ class GpuBuffer {
 // Copies between host memory and device buffers through one reusable staging buffer.
 class Transfer {
  public:
-  explicit Transfer(const VulkanContext& ctx) : ctx_(ctx) {}
+  explicit Transfer(VulkanContext& ctx) : ctx_(ctx) {}
   void upload(const GpuBuffer& dst, uint64_t offset, std::span<const std::byte> data);
   void download(const GpuBuffer& src, uint64_t offset, std::span<std::byte> data);
 
  private:
   const GpuBuffer& staging(std::unique_ptr<GpuBuffer>& slot, uint64_t bytes,
                            GpuBuffer::Place place);
-  const VulkanContext& ctx_;
+  VulkanContext& ctx_;
   std::unique_ptr<GpuBuffer> upload_staging_, download_staging_;
 };
 

@@ -1,4 +1,4 @@
-#include "runtime/manifest.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 #include <unistd.h>
 
@@ -8,10 +8,10 @@
 #include <set>
 #include <sstream>
 
-#include "config/config_error.hpp"
-#include "config/json_document.hpp"
-#include "config/path_name.hpp"
-#include "config/read_file.hpp"
+#include "base/errors.hpp"
+#include "base/json_document.hpp"
+#include "base/path_name.hpp"
+#include "base/read_file.hpp"
 
 namespace gnbench {
 

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
-#include "runtime/expression.hpp"
+#include "base/problem.hpp"
+#include "kernels/runtime/expression.hpp"
 
 namespace gnbench {
 

@@ -1,12 +1,12 @@
-#include "runtime/shader_compiler.hpp"
+#include "kernels/runtime/shader_compiler.hpp"
 
 #include <fstream>
 #include <shaderc/shaderc.hpp>
 #include <sstream>
 #include <vector>
 
-#include "config/config_error.hpp"
-#include "config/read_file.hpp"
+#include "base/errors.hpp"
+#include "base/read_file.hpp"
 
 namespace gnbench {
 

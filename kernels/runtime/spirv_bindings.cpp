@@ -1,4 +1,4 @@
-#include "runtime/spirv_bindings.hpp"
+#include "kernels/runtime/spirv_bindings.hpp"
 
 #include <algorithm>
 #include <map>

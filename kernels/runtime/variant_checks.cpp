@@ -1,7 +1,7 @@
-#include "runtime/variant_checks.hpp"
+#include "kernels/runtime/variant_checks.hpp"
 
-#include "config/config_error.hpp"
-#include "runtime/variant_runner.hpp"
+#include "base/errors.hpp"
+#include "kernels/runtime/variant_runner.hpp"
 
 namespace gnbench {
 

@@ -2,9 +2,9 @@
 // that a bad expression is a configuration error up front, not lost work mid-run.
 #pragma once
 
-#include "config/problem.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/manifest.hpp"
+#include "base/problem.hpp"
+#include "kernels/runtime/device_info.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 

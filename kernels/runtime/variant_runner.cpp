@@ -1,10 +1,9 @@
-#include "runtime/variant_runner.hpp"
+#include "kernels/runtime/variant_runner.hpp"
 
 #include <bit>
 #include <cstring>
 
-#include "config/config_error.hpp"
-#include "verify/metrics.hpp"
+#include "base/errors.hpp"
 
 namespace gnbench {
 
@@ -91,7 +90,7 @@ std::span<const std::byte> bytes_of(const Eigen::ArrayXf& a) {
 
 }  // namespace
 
-DeviceInputs::DeviceInputs(const VulkanContext& ctx, Transfer& transfer, const Inputs& in)
+DeviceInputs::DeviceInputs(VulkanContext& ctx, Transfer& transfer, const Inputs& in)
     : x_(ctx, in.x.size() * 4, GpuBuffer::Place::kDevice, "x"),
       grad_out_(ctx, in.grad_out.size() * 4, GpuBuffer::Place::kDevice, "grad_out"),
       weight_(ctx, in.weight.size() * 4, GpuBuffer::Place::kDevice, "weight") {
@@ -106,7 +105,7 @@ const GpuBuffer& DeviceInputs::tensor(const std::string& name) const {
   return weight_;
 }
 
-CompiledVariant compile_variant(const VulkanContext& ctx, const VariantSpec& spec) {
+CompiledVariant compile_variant(VulkanContext& ctx, const VariantSpec& spec) {
   CompiledVariant compiled{&spec, {}};
   for (const auto& stage : spec.stages) {
     try {
@@ -148,9 +147,8 @@ uint64_t variant_extra_bytes(const VariantSpec& spec, const Shape& shape, uint32
   return total;
 }
 
-VariantRunner::VariantRunner(const VulkanContext& ctx, Transfer& transfer,
-                             const CompiledVariant& variant, const Problem& problem,
-                             const DeviceInputs& inputs)
+VariantRunner::VariantRunner(VulkanContext& ctx, Transfer& transfer, const CompiledVariant& variant,
+                             const Problem& problem, const DeviceInputs& inputs)
     : ctx_(ctx), transfer_(transfer), variant_(variant), problem_(problem), inputs_(inputs) {
   const VariantSpec& spec = *variant.spec;
   const Shape& shape = problem.shape;

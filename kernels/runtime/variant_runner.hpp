@@ -9,20 +9,20 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
-#include "inputs/tensors.hpp"
-#include "runtime/cache_flush.hpp"
-#include "runtime/compute_pipeline.hpp"
-#include "runtime/gpu_buffer.hpp"
-#include "runtime/manifest.hpp"
-#include "timing/statistics.hpp"
+#include "base/problem.hpp"
+#include "base/statistics.hpp"
+#include "base/tensors.hpp"
+#include "kernels/runtime/cache_flush.hpp"
+#include "kernels/runtime/compute_pipeline.hpp"
+#include "kernels/runtime/gpu_buffer.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 
 // The problem's inputs, uploaded once and shared by every variant run on them.
 class DeviceInputs {
  public:
-  DeviceInputs(const VulkanContext& ctx, Transfer& transfer, const Inputs& inputs);
+  DeviceInputs(VulkanContext& ctx, Transfer& transfer, const Inputs& inputs);
   const GpuBuffer& tensor(const std::string& name) const;
 
  private:
@@ -34,7 +34,7 @@ struct CompiledVariant {
   const VariantSpec* spec;
   std::vector<std::unique_ptr<ComputePipeline>> stages;
 };
-CompiledVariant compile_variant(const VulkanContext& ctx, const VariantSpec& spec);
+CompiledVariant compile_variant(VulkanContext& ctx, const VariantSpec& spec);
 
 // Why a variant does not run on a problem (empty when it does): its `when` condition, a
 // feature the device lacks, a dispatch beyond the device's limits that cannot fold.
@@ -46,7 +46,7 @@ uint64_t variant_extra_bytes(const VariantSpec& spec, const Shape& shape, uint32
 
 class VariantRunner {
  public:
-  VariantRunner(const VulkanContext& ctx, Transfer& transfer, const CompiledVariant& variant,
+  VariantRunner(VulkanContext& ctx, Transfer& transfer, const CompiledVariant& variant,
                 const Problem& problem, const DeviceInputs& inputs);
 
   // One poisoned run, outputs read back.
@@ -70,7 +70,7 @@ class VariantRunner {
   void record_stages(const vk::raii::CommandBuffer& cmd, const vk::raii::QueryPool* pool,
                      uint32_t first_query, bool stage_times) const;
 
-  const VulkanContext& ctx_;
+  VulkanContext& ctx_;
   Transfer& transfer_;
   const CompiledVariant& variant_;
   const Problem& problem_;

@@ -1,4 +1,4 @@
-#include "runtime/vulkan_context.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <utility>
 
-#include "config/config_error.hpp"
+#include "base/errors.hpp"
 
 namespace gnbench {
 
@@ -289,8 +289,7 @@ vk::raii::CommandBuffer VulkanContext::allocate_command_buffer() const {
   return std::move(buffers.front());
 }
 
-void VulkanContext::submit_and_wait(const vk::raii::CommandBuffer& cmd,
-                                    const std::string& what) const {
+void VulkanContext::submit_and_wait(const vk::raii::CommandBuffer& cmd, const std::string& what) {
   if (lost())
     throw DeviceLost(what + ": not run, the device was lost earlier (" + lost_reason() + ")");
   vk::raii::Fence fence(device_, vk::FenceCreateInfo{});

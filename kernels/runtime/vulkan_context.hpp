@@ -12,22 +12,10 @@
 #include <vector>
 #include <vulkan/vulkan_raii.hpp>
 
-#include "runtime/device_info.hpp"
+#include "base/errors.hpp"  // KernelTimeout, DeviceLost
+#include "kernels/runtime/device_info.hpp"
 
 namespace gnbench {
-
-// The fence of a submission did not signal in time: the kernel hung or is far too slow.
-class KernelTimeout : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// The driver reported VK_ERROR_DEVICE_LOST (e.g. its watchdog reset a hung kernel): nothing
-// more can run on this context; every later submission throws this too.
-class DeviceLost : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct ContextOptions {
   std::string device;  // index or name substring; empty = the best device
@@ -59,12 +47,12 @@ class VulkanContext {
   // Submits and waits on a fence. When the fence does not signal in time, waits on until the
   // submission ends (Vulkan cannot cancel it, and its buffers must outlive it) and then throws
   // KernelTimeout; throws DeviceLost when the driver reports the device lost, then and after.
-  void submit_and_wait(const vk::raii::CommandBuffer& cmd, const std::string& what) const;
+  void submit_and_wait(const vk::raii::CommandBuffer& cmd, const std::string& what);
   // After VK_ERROR_DEVICE_LOST from any call: nothing more is submitted.
-  bool lost() const { return !lost_reason_->empty(); }
-  const std::string& lost_reason() const { return *lost_reason_; }
-  void mark_lost(const std::string& reason) const {
-    if (lost_reason_->empty()) *lost_reason_ = reason.empty() ? "device lost" : reason;
+  bool lost() const { return !lost_reason_.empty(); }
+  const std::string& lost_reason() const { return lost_reason_; }
+  void mark_lost(const std::string& reason) {
+    if (lost_reason_.empty()) lost_reason_ = reason.empty() ? "device lost" : reason;
   }
   uint32_t find_memory_type(uint32_t type_bits, vk::MemoryPropertyFlags wanted) const;
   // The first memory type allowed by type_bits with all of `wanted`, if any.
@@ -89,7 +77,7 @@ class VulkanContext {
   std::chrono::milliseconds fence_timeout_;
   const std::atomic<bool>* stop_ = nullptr;
   std::function<void()> abandon_;
-  std::shared_ptr<std::string> lost_reason_ = std::make_shared<std::string>();
+  std::string lost_reason_;  // empty while the device works
 };
 
 }  // namespace gnbench

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "config/config_error.hpp"
-#include "config/config_loader.hpp"
+#include "base/errors.hpp"
+#include "cli/config/config_loader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "config/config_error.hpp"
-#include "runtime/manifest.hpp"
+#include "base/errors.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 namespace {
 

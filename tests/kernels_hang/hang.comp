@@ -1,5 +1,5 @@
 #version 450
-// A kernel that "hangs": bounded busy work (about 4 CPU-seconds per run on lavapipe) so that it
+// A kernel that "hangs": bounded busy work (about 14 CPU-seconds per run on lavapipe) so that it
 // outlives --kernel-timeout 1 and then ends by itself. tests/test_robustness.cpp runs it. Its
 // result is meaningless (the entry is ERROR before anyone looks at it).
 layout(local_size_x = WG_SIZE) in;

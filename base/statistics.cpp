@@ -1,4 +1,4 @@
-#include "timing/statistics.hpp"
+#include "base/statistics.hpp"
 
 #include <Eigen/Core>
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "report/output_target.hpp"
+#include "base/output_target.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -9,9 +9,9 @@
 #include <iostream>
 #include <stdexcept>
 
-#include "config/config_error.hpp"
-#include "config/json_document.hpp"
-#include "report/atomic_file.hpp"
+#include "base/atomic_file.hpp"
+#include "base/errors.hpp"
+#include "base/json_document.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "report/records.hpp"
+#include "cli/bench/records.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "config/message_text.hpp"
+#include "base/message_text.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "report/npy_writer.hpp"
+#include "base/npy_writer.hpp"
 
 #include <bit>
 #include <cstring>
@@ -7,7 +7,7 @@
 #include <regex>
 #include <stdexcept>
 
-#include "report/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace gnbench {
 namespace {

@@ -1,4 +1,4 @@
-#include "bench/multi_device.hpp"
+#include "cli/commands/multi_device.hpp"
 
 #include <algorithm>
 #include <exception>
@@ -7,10 +7,10 @@
 #include <mutex>
 #include <thread>
 
-#include "compare/merge.hpp"
-#include "config/config_error.hpp"
-#include "config/name_patterns.hpp"
-#include "runtime/vulkan_context.hpp"
+#include "base/errors.hpp"
+#include "cli/compare/merge.hpp"
+#include "cli/config/name_patterns.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
 
 namespace gnbench {
 

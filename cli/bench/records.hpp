@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "build_info.hpp"
-#include "config/problem.hpp"
-#include "timing/sampler.hpp"
-#include "verify/invariants.hpp"
-#include "verify/metrics.hpp"
+#include "base/build_info.hpp"
+#include "base/problem.hpp"
+#include "cli/timing/sampler.hpp"
+#include "cli/verify/invariants.hpp"
+#include "cli/verify/metrics.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "config/path_name.hpp"
+#include "base/path_name.hpp"
 
 namespace gnbench {
 

@@ -1,10 +1,10 @@
-// Small number formatting shared by the printers.
+// Small number and shape formatting shared by the printers and the run plan.
 #pragma once
 
 #include <cstdio>
 #include <string>
 
-#include "config/problem.hpp"
+#include "base/problem.hpp"
 
 namespace gnbench {
 

@@ -1,4 +1,4 @@
-#include "config/read_file.hpp"
+#include "base/read_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "config/config_error.hpp"
+#include "base/errors.hpp"
 
 namespace gnbench {
 

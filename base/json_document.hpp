@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "config/message_text.hpp"  // printable(), for messages built from what was parsed
+#include "base/message_text.hpp"  // printable(), for messages built from what was parsed
 
 namespace gnbench {
 

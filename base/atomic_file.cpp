@@ -1,4 +1,4 @@
-#include "report/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,12 +1,12 @@
-#include "config/json_document.hpp"
+#include "base/json_document.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <set>
 #include <vector>
 
-#include "config/config_error.hpp"
-#include "config/read_file.hpp"
+#include "base/errors.hpp"
+#include "base/read_file.hpp"
 
 namespace gnbench {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "report/output_target.hpp"  // ensure_writable_target, for its callers
+#include "base/output_target.hpp"  // ensure_writable_target, for its callers
 
 namespace gnbench {
 

@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "config/problem.hpp"
-#include "report/records.hpp"
-#include "runtime/device_info.hpp"
-#include "runtime/manifest.hpp"
+#include "base/problem.hpp"
+#include "cli/bench/records.hpp"
+#include "kernels/runtime/device_info.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 

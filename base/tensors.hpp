@@ -2,8 +2,13 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <cstdint>
 
 namespace gnbench {
+
+// The bit pattern outputs are filled with before every run. A quiet NaN with a payload no
+// arithmetic produces, so "never written" is told apart from "computed NaN".
+inline constexpr uint32_t kPoisonBits = 0x7FC0DEADu;
 
 // Inputs exactly as the GPU sees them (float32). x and grad_out are [N, C, HW].
 struct Inputs {

@@ -1,9 +1,9 @@
-#include "verify/coverage.hpp"
+#include "cli/report/coverage.hpp"
 
 #include <algorithm>
 #include <array>
 
-#include "runtime/variant_runner.hpp"
+#include "kernels/runtime/variant_runner.hpp"
 
 namespace gnbench {
 namespace {

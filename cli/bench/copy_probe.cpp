@@ -1,0 +1,26 @@
+#include "cli/bench/copy_probe.hpp"
+
+#include <algorithm>
+
+namespace gnbench {
+
+void CopyProbe::measure(RunContext& context) {
+  probes_.push_back(measure_copy_bandwidth(ctx_, kernels_folder_));
+  auto best = std::max_element(
+      probes_.begin(), probes_.end(),
+      [](const CopyBandwidth& a, const CopyBandwidth& b) { return a.gbps < b.gbps; });
+  nlohmann::json readings = nlohmann::json::array(), pairs = nlohmann::json::array();
+  for (const auto& p : probes_) {
+    readings.push_back(p.gbps);
+    pairs.push_back(p.pairs_gbps);
+  }
+  context.copy_gbps = best->gbps;
+  context.copy_bandwidth = {{"gbps", best->gbps},
+                            {"source", "measured"},
+                            {"bytes_per_copy", best->bytes_per_copy},
+                            {"time_ns", to_json(best->time_ns)},
+                            {"probes_gbps", readings},
+                            {"pairs_gbps", pairs}};
+}
+
+}  // namespace gnbench
