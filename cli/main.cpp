@@ -380,7 +380,8 @@ int main(int argc, char** argv) {
   kernels_cmd->add_flag("--json", kernels.json, "Print JSON");
   std::string spirv_dir;
   auto* spirv_opt = kernels_cmd->add_option(
-      "--spirv", spirv_dir, "Write every stage's SPIR-V as DIR/<variant>.<stage>.spv (instead of the list)");
+      "--spirv", spirv_dir,
+      "Write every stage's SPIR-V as DIR/<variant>.<stage>.spv (instead of the list)");
   kernels_cmd
       ->add_option("--subgroup-size", kernels.subgroup_size,
                    "With --spirv: compile for this subgroup size (SUBGROUP_SIZE)")

@@ -12,7 +12,6 @@
 #include "base/errors.hpp"
 #include "base/output_target.hpp"
 #include "cli/bench/bench_runner.hpp"
-#include "cli/report/run_plan.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/commands/multi_device.hpp"
 #include "cli/commands/run_followup.hpp"
@@ -25,6 +24,7 @@
 #include "cli/report/markdown_printer.hpp"
 #include "cli/report/progress_log.hpp"
 #include "cli/report/results_json.hpp"
+#include "cli/report/run_plan.hpp"
 #include "cli/report/run_summary.hpp"
 #include "cli/report/table_printer.hpp"
 
