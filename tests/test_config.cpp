@@ -19,6 +19,7 @@
 
 #include "base/errors.hpp"
 #include "cli/config/config_loader.hpp"
+#include "cli/config/device_fit.hpp"
 
 namespace gnbench {
 namespace {

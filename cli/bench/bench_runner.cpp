@@ -17,6 +17,7 @@
 #include "cli/bench/input_guard.hpp"
 #include "cli/bench/output_hash.hpp"
 #include "cli/config/config_loader.hpp"
+#include "cli/config/device_fit.hpp"
 #include "cli/config/name_patterns.hpp"
 #include "cli/inputs/input_generator.hpp"
 #include "kernels/runtime/cache_flush.hpp"
@@ -170,6 +171,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   ctx_->set_abandon_handler([&] {
     RunRecords partial = records;
     partial.context.complete = false;
+    derive_figures(partial);
     partial.context.validation_messages = ctx_->validation_messages();
     if (on_abandon) on_abandon(partial);
   });
@@ -229,6 +231,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     copy_probe.measure(records.context);
   }
   records.context.validation_messages = ctx_->validation_messages();
+  derive_figures(records);  // after the last copy probe: the % of copy is against the best one
   ctx_->set_abandon_handler({});  // it refers to `records`, which ends here
   progress("done", records.entries.size(), state.total);
   return records;

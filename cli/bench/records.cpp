@@ -37,4 +37,27 @@ double EntryRecord::worst_scaled_error() const {
   return worst;
 }
 
+double copy_gbps_of(const EntryRecord& e, const RunContext& context) {
+  return e.device.empty() ? context.copy_gbps : e.device_copy_gbps;
+}
+
+void derive_figures(RunRecords& records) {
+  for (EntryRecord& e : records.entries) {
+    const double copy = copy_gbps_of(e, records.context);
+    for (auto* t : {&e.cold, &e.hot}) {
+      if (!*t) continue;
+      Throughput& f = (*t)->throughput;
+      f = Throughput{};
+      const double median = (*t)->total.median;
+      if (!((*t)->total.samples > 0 && median > 0)) continue;
+      f.gbps = double(e.required_bytes) / median;
+      f.actual_gbps = double(e.actual_bytes) / median;
+      if (copy > 0) {
+        f.pct_copy = 100 * f.gbps / copy;
+        f.pct_copy_actual = 100 * f.actual_gbps / copy;
+      }
+    }
+  }
+}
+
 }  // namespace gnbench

@@ -87,6 +87,7 @@ RunRecords merge_runs(const std::vector<MergeInput>& inputs, const MergeOptions&
     warn("the files were timed in different modes; context.timing_mode is \"mixed\"");
   }
   if (!out.context.complete) warn("an input run was interrupted: the merge is incomplete");
+  derive_figures(out);  // against the merged copy bandwidth, as the merged file states it
   return out;
 }
 

@@ -1,516 +1,39 @@
 #include "cli/config/config_loader.hpp"
 
-#include <algorithm>
-#include <cctype>
-#include <cerrno>
-#include <cfloat>
-#include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <set>
-#include <sstream>
 #include <system_error>
 
 #include "base/errors.hpp"
 #include "base/json_document.hpp"
-#include "base/path_name.hpp"
 #include "base/read_file.hpp"
+#include "cli/config/config_schema.hpp"
 #include "cli/config/random_problems.hpp"
-#include "cli/inputs/input_generator.hpp"
 
 namespace gnbench {
-namespace {
 
 using nlohmann::json;
-
-constexpr uint64_t kMaxU32 = std::numeric_limits<uint32_t>::max();
-constexpr uint64_t kIndexLimit = uint64_t{1} << 32;
-// A sweep of a few lists can multiply into millions of problems by accident; no real run
-// wants that many, so it is treated as a mistake rather than silently queued.
-constexpr size_t kMaxProblems = 100000;
-// Doubles hold every integer exactly only up to 2^53; beyond, 1e17-style literals may not be
-// the integer the author meant, so they must be written out.
-constexpr double kMaxExactDouble = 9007199254740992.0;
-
-std::string type_name(const json& v) {
-  switch (v.type()) {
-    case json::value_t::null: return "null";
-    case json::value_t::boolean: return "a boolean";
-    case json::value_t::string: return "a string";
-    case json::value_t::array: return "an array";
-    case json::value_t::object: return "an object";
-    case json::value_t::binary: return "binary data";
-    default: return "a number";
-  }
-}
-
-// One-line rendering of an offending value. dump() escapes newlines, so messages stay on one
-// line; non-finite doubles need their own text because dump() would print them as null.
-std::string show(const json& v) {
-  if (v.is_number_float() && !std::isfinite(v.get<double>())) {
-    double d = v.get<double>();
-    if (std::isnan(d)) return "nan";
-    return d > 0 ? "inf (too large for a double)" : "-inf (too large for a double)";
-  }
-  std::string s = v.dump();
-  constexpr size_t kMaxShown = 80;
-  if (s.size() > kMaxShown) s = s.substr(0, kMaxShown) + "...";
-  return s;
-}
-
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += ", ";
-    out += item;
-  }
-  return out;
-}
-
-// Shortest text that round-trips, so limits read as 1.1754943508222875e-38, not 1.17549e-38.
-std::string format_double(double d) {
-  std::string s;
-  for (int p = 1; p <= 17; ++p) {
-    std::ostringstream t;
-    t.precision(p);
-    t << d;
-    s = t.str();
-    if (std::stod(s) == d) break;
-  }
-  return s;
-}
-
-// Where we are in the document, for messages: the file and, when inside one, the problem
-// ("problem 'x'", "problems[3]" while the name is unknown, "axes[0]").
-struct Ctx {
-  const std::string& source;
-  std::string label;
-  std::string field_prefix;  // "defaults." inside the defaults object
-
-  std::string where() const { return source + ": " + (label.empty() ? "" : label + ": "); }
-
-  [[noreturn]] void fail(const std::string& what) const { throw ConfigError(where() + what); }
-
-  [[noreturn]] void fail_field(const std::string& field, const json* value,
-                               const std::string& rule) const {
-    std::string msg = where() + "field '" + field_prefix + field + "'";
-    if (value != nullptr) msg += " = " + show(*value);
-    throw ConfigError(msg + ": " + rule);
-  }
-};
-
-void check_keys(const json& obj, const std::vector<std::string>& allowed, const Ctx& ctx,
-                const std::string& object_field) {
-  for (const auto& [key, value] : obj.items()) {
-    bool known = false;
-    for (const auto& a : allowed) known = known || key == a;
-    if (!known) {
-      std::string in = object_field.empty() ? "" : " in '" + ctx.field_prefix + object_field + "'";
-      ctx.fail("unknown field '" + printable(key, 80) + "'" + in + " (allowed: " + join(allowed) +
-               ")");
-    }
-  }
-}
-
-void require_object(const json& v, const Ctx& ctx, const std::string& field) {
-  if (!v.is_object()) ctx.fail_field(field, &v, "must be an object, got " + type_name(v));
-}
-
-// Integers may be written as 8 or 8.0 or 8e0; anything that is not exactly an integer in
-// [lo, hi] is rejected (8.5, "8", true, null, -1, 1e300).
-uint64_t get_uint(const json& v, const Ctx& ctx, const std::string& field, uint64_t lo,
-                  uint64_t hi) {
-  std::string rule =
-      "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  if (v.is_number_integer()) {
-    // nlohmann stores non-negative literals as unsigned, except "-0".
-    if (!v.is_number_unsigned() && v.get<int64_t>() < 0) ctx.fail_field(field, &v, rule);
-    uint64_t x = v.is_number_unsigned() ? v.get<uint64_t>() : 0;
-    if (x < lo || x > hi) ctx.fail_field(field, &v, rule);
-    return x;
-  }
-  if (v.is_number_float()) {
-    double d = v.get<double>();
-    if (!std::isfinite(d) || d != std::floor(d)) ctx.fail_field(field, &v, rule);
-    if (d < static_cast<double>(lo) || d > static_cast<double>(hi)) ctx.fail_field(field, &v, rule);
-    // From 2^53 on, a double is not the integer written (9007199254740993.0 reads as ...992).
-    if (d >= kMaxExactDouble)
-      ctx.fail_field(field, &v, rule + ", written as an integer (a float from 2^53 on is inexact)");
-    return static_cast<uint64_t>(d);
-  }
-  ctx.fail_field(field, &v, rule + ", got " + type_name(v));
-}
-
-double get_number(const json& v, const Ctx& ctx, const std::string& field) {
-  if (!v.is_number()) ctx.fail_field(field, &v, "must be a number, got " + type_name(v));
-  double d = v.get<double>();
-  if (!std::isfinite(d)) ctx.fail_field(field, &v, "must be finite");
-  return d;
-}
-
-std::string get_string(const json& v, const Ctx& ctx, const std::string& field) {
-  if (!v.is_string()) ctx.fail_field(field, &v, "must be a string, got " + type_name(v));
-  return v.get<std::string>();
-}
-
-std::string name_problem(const std::string& s) { return path_name_problem(s); }
-
-void check_name(const json& v, const Ctx& ctx, const std::string& field) {
-  std::string rule = name_problem(get_string(v, ctx, field));
-  if (!rule.empty()) ctx.fail_field(field, &v, rule);
-}
-
-// The fields a problem inherits from "defaults" and may override one by one.
-struct Settings {
-  double eps = 1e-5;
-  uint64_t seed = 0;
-  Distribution distribution;
-  Tolerances tolerances;
-  Expectation expect;
-};
-
-Distribution parse_distribution(const json& v, const Ctx& ctx) {
-  Distribution d;
-  const json* kind_value = &v;
-  if (v.is_string()) {
-    d.kind = v.get<std::string>();
-  } else if (v.is_object()) {
-    check_keys(v, {"kind", "param"}, ctx, "distribution");
-    if (!v.contains("kind")) ctx.fail_field("distribution.kind", nullptr, "missing (required)");
-    kind_value = &v.at("kind");
-    d.kind = get_string(*kind_value, ctx, "distribution.kind");
-    if (v.contains("param")) {
-      const json& p = v.at("param");
-      d.param = get_number(p, ctx, "distribution.param");
-      if (d.param < 0)
-        ctx.fail_field("distribution.param", &p, "must be >= 0 (0 = the kind's default)");
-    }
-  } else {
-    ctx.fail_field("distribution", &v,
-                   "must be a kind name or {\"kind\": ..., \"param\": ...}, got " + type_name(v));
-  }
-  if (!is_distribution_kind(d.kind)) {
-    std::vector<std::string> kinds;
-    for (const auto& info : distribution_kinds()) kinds.push_back(info.kind);
-    ctx.fail_field(v.is_string() ? "distribution" : "distribution.kind", kind_value,
-                   "unknown distribution kind (valid: " + join(kinds) + ")");
-  }
-  // The param rules live with the generator; checked here so a bad one fails at load time.
-  try {
-    validate_distribution(d);
-  } catch (const std::invalid_argument& e) {
-    const bool has_param = v.is_object() && v.contains("param");
-    ctx.fail_field(has_param ? "distribution.param" : "distribution",
-                   has_param ? &v.at("param") : &v, e.what());
-  }
-  return d;
-}
-
-void parse_tolerance(const json& v, const Ctx& ctx, const std::string& field, TensorTolerance& t) {
-  require_object(v, ctx, field);
-  check_keys(v, {"l2_rel", "max_scaled"}, ctx, field);
-  auto read = [&](const char* key, double& out) {
-    if (!v.contains(key)) return;  // partial: keep the inherited value
-    const json& x = v.at(key);
-    std::string f = field + "." + key;
-    out = get_number(x, ctx, f);
-    if (out <= 0) ctx.fail_field(f, &x, "must be > 0");
-  };
-  read("l2_rel", t.l2_rel);
-  read("max_scaled", t.max_scaled);
-}
-
-void parse_tolerances(const json& v, const Ctx& ctx, Tolerances& t) {
-  require_object(v, ctx, "tolerances");
-  check_keys(v, {"grad_input", "grad_weight", "grad_bias"}, ctx, "tolerances");
-  if (v.contains("grad_input"))
-    parse_tolerance(v.at("grad_input"), ctx, "tolerances.grad_input", t.grad_input);
-  if (v.contains("grad_weight"))
-    parse_tolerance(v.at("grad_weight"), ctx, "tolerances.grad_weight", t.grad_weight);
-  if (v.contains("grad_bias"))
-    parse_tolerance(v.at("grad_bias"), ctx, "tolerances.grad_bias", t.grad_bias);
-}
-
-// One entry of expect.tensors: {"kinds": [...], "max_scaled": x, "l2_rel": y}; the bounds
-// only with kind "error" (at least one of them then) and above the tolerance they extend.
-TensorFailure parse_tensor_failure(const json& v, const Ctx& ctx, const std::string& field,
-                                   const TensorTolerance& tolerance) {
-  require_object(v, ctx, field);
-  check_keys(v, {"kinds", "max_scaled", "l2_rel"}, ctx, field);
-  if (!v.contains("kinds"))
-    ctx.fail_field(field + ".kinds", nullptr,
-                   "missing (required: a list of error, nonfinite, unwritten)");
-  const json& kinds = v.at("kinds");
-  if (!kinds.is_array() || kinds.empty())
-    ctx.fail_field(field + ".kinds", &kinds,
-                   "must be a non-empty list of error, nonfinite, unwritten");
-  TensorFailure f;
-  for (size_t i = 0; i < kinds.size(); ++i) {
-    const std::string k = get_string(kinds[i], ctx, field + ".kinds[" + std::to_string(i) + "]");
-    bool* flag = k == "error"       ? &f.error
-                 : k == "nonfinite" ? &f.nonfinite
-                 : k == "unwritten" ? &f.unwritten
-                                    : nullptr;
-    if (flag == nullptr)
-      ctx.fail_field(field + ".kinds[" + std::to_string(i) + "]", &kinds[i],
-                     "must be one of error, nonfinite, unwritten");
-    *flag = true;
-  }
-  auto bound = [&](const char* key, double tol, std::optional<double>& out) {
-    if (!v.contains(key)) return;
-    const json& b = v.at(key);
-    const std::string f_name = field + "." + key;
-    if (!f.error) ctx.fail_field(f_name, &b, "a bound on the error needs kind \"error\" in kinds");
-    out = get_number(b, ctx, f_name);
-    if (*out <= tol)
-      ctx.fail_field(f_name, &b,
-                     "must be above the tolerance it extends (" + format_double(tol) + ")");
-  };
-  bound("max_scaled", tolerance.max_scaled, f.max_scaled);
-  bound("l2_rel", tolerance.l2_rel, f.l2_rel);
-  if (f.error && !f.max_scaled && !f.l2_rel)
-    ctx.fail_field(field, &v, "kind \"error\" needs a bound: max_scaled and/or l2_rel");
-  return f;
-}
-
-std::map<std::string, TensorFailure> parse_expected_tensors(const json& v, const Ctx& ctx,
-                                                            const Tolerances& tolerances) {
-  require_object(v, ctx, "expect.tensors");
-  check_keys(v, {"grad_input", "grad_weight", "grad_bias"}, ctx, "expect.tensors");
-  if (v.empty()) ctx.fail_field("expect.tensors", &v, "must name at least one tensor");
-  const std::pair<const char*, const TensorTolerance*> known[] = {
-      {"grad_input", &tolerances.grad_input},
-      {"grad_weight", &tolerances.grad_weight},
-      {"grad_bias", &tolerances.grad_bias}};
-  std::map<std::string, TensorFailure> out;
-  for (const auto& [name, tol] : known)
-    if (v.contains(name))
-      out[name] =
-          parse_tensor_failure(v.at(name), ctx, std::string("expect.tensors.") + name, *tol);
-  return out;
-}
-
-Expectation parse_expect(const json& v, const Ctx& ctx, const Tolerances& tolerances) {
-  require_object(v, ctx, "expect");
-  check_keys(v, {"verdict", "reason", "variants", "tensors"}, ctx, "expect");
-  Expectation e;
-  if (!v.contains("verdict"))
-    ctx.fail_field("expect.verdict", nullptr,
-                   "missing (required: \"fail\", \"may_fail\" or \"pass\")");
-  const json& verdict = v.at("verdict");
-  const std::string s = get_string(verdict, ctx, "expect.verdict");
-  const auto outcome = expectation_outcome(s);
-  if (!outcome)
-    ctx.fail_field("expect.verdict", &verdict, "must be \"fail\", \"may_fail\" or \"pass\"");
-  e.outcome = *outcome;
-  if (v.contains("reason")) e.reason = get_string(v.at("reason"), ctx, "expect.reason");
-  if (v.contains("variants")) {
-    const json& vs = v.at("variants");
-    if (vs.is_string()) {
-      e.variants.push_back(vs.get<std::string>());
-    } else if (vs.is_array()) {
-      for (size_t i = 0; i < vs.size(); ++i)
-        e.variants.push_back(get_string(vs[i], ctx, "expect.variants[" + std::to_string(i) + "]"));
-    } else {
-      ctx.fail_field("expect.variants", &vs,
-                     "must be a list of variant names, got " + type_name(vs));
-    }
-    for (size_t i = 0; i < e.variants.size(); ++i)
-      if (e.variants[i].empty())
-        ctx.fail_field("expect.variants[" + std::to_string(i) + "]", &vs, "must not be empty");
-  }
-  if (e.declared() && !v.contains("tensors"))
-    ctx.fail_field(
-        "expect.tensors", nullptr,
-        "missing (required with verdict \"" + s + "\": which tensors may fail, how and how far)");
-  if (v.contains("tensors")) {
-    if (!e.declared())
-      ctx.fail_field("expect.tensors", &v.at("tensors"),
-                     "only with verdict \"fail\" or \"may_fail\"");
-    e.tensors = parse_expected_tensors(v.at("tensors"), ctx, tolerances);
-  }
-  return e;
-}
-
-void validate_eps_in(double eps, const json* value, const Ctx& ctx, const std::string& field) {
-  json shown = value != nullptr ? *value : json(eps);
-  if (!std::isfinite(eps)) ctx.fail_field(field, &shown, "must be finite");
-  if (eps <= 0) ctx.fail_field(field, &shown, "must be > 0");
-  // The kernels see eps as float32: below FLT_MIN it is a denormal or flushes to 0.
-  if (eps < FLT_MIN)
-    ctx.fail_field(field, &shown,
-                   "must be >= FLT_MIN (" + format_double(FLT_MIN) + ", eps is stored as float32)");
-  if (eps > 1) ctx.fail_field(field, &shown, "must be <= 1");
-}
-
-// Reads the optional overridable fields present in `obj` over `s`.
-void parse_settings(const json& obj, const Ctx& ctx, Settings& s, bool allow_expect) {
-  if (obj.contains("eps")) {
-    const json& v = obj.at("eps");
-    if (!v.is_number()) ctx.fail_field("eps", &v, "must be a number, got " + type_name(v));
-    s.eps = v.get<double>();
-    validate_eps_in(s.eps, &v, ctx, "eps");
-  }
-  if (obj.contains("seed"))
-    s.seed = get_uint(obj.at("seed"), ctx, "seed", 0, std::numeric_limits<uint64_t>::max());
-  if (obj.contains("distribution"))
-    s.distribution = parse_distribution(obj.at("distribution"), ctx);
-  if (obj.contains("tolerances")) parse_tolerances(obj.at("tolerances"), ctx, s.tolerances);
-  if (allow_expect && obj.contains("expect"))
-    s.expect = parse_expect(obj.at("expect"), ctx, s.tolerances);
-}
-
-void validate_shape_in(const Shape& shape, const Ctx& ctx) {
-  const std::pair<const char*, uint32_t> sizes[] = {{"batch", shape.batch},
-                                                    {"channels", shape.channels},
-                                                    {"spatial", shape.spatial},
-                                                    {"groups", shape.groups}};
-  for (const auto& [field, value] : sizes) {
-    json v = value;
-    if (value == 0) ctx.fail_field(field, &v, "must be an integer in [1, 4294967295]");
-  }
-  if (shape.channels % shape.groups != 0) {
-    json v = shape.channels;
-    ctx.fail_field("channels", &v,
-                   "must be divisible by groups (" + std::to_string(shape.groups) + ")");
-  }
-  if (shape.elements() >= kIndexLimit) {
-    // elements() saturates: a product past 2^64 shows as that, never as a wrapped value.
-    json v = shape.elements() == UINT64_MAX ? json("over 2^64") : json(shape.elements());
-    ctx.fail_field("batch*channels*spatial", &v,
-                   "N*C*HW = " + std::to_string(shape.batch) + "*" +
-                       std::to_string(shape.channels) + "*" + std::to_string(shape.spatial) +
-                       " must be < 2^32 = " + std::to_string(kIndexLimit) +
-                       " (kernels index elements with u32)");
-  }
-}
-
-const std::vector<std::string> kProblemKeys = {"name",       "batch",  "channels",   "spatial",
-                                               "groups",     "eps",    "seed",       "distribution",
-                                               "tolerances", "expect", "description"};
-const std::vector<std::string> kAxesKeys = {"prefix",     "batch", "channels", "spatial",
-                                            "groups",     "eps",   "seed",     "distribution",
-                                            "tolerances", "expect"};
-const std::vector<std::string> kDefaultsKeys = {"eps", "seed", "distribution", "tolerances"};
-const std::vector<std::string> kTopKeys = {"description", "defaults", "problems", "axes", "random"};
-const char* const kShapeKeys[] = {"batch", "channels", "spatial", "groups"};
-
-Problem make_problem(const std::string& name, const Shape& shape, const Settings& s) {
-  Problem p;
-  p.name = name;
-  p.shape = shape;
-  p.eps = static_cast<float>(s.eps);
-  p.seed = s.seed;
-  p.distribution = s.distribution;
-  p.tolerances = s.tolerances;
-  p.expect = s.expect;
-  return p;
-}
-
-Problem parse_problem(const json& v, size_t index, const Settings& defaults, const Ctx& file) {
-  Ctx ctx{file.source, "problems[" + std::to_string(index) + "]", ""};
-  if (!v.is_object()) ctx.fail("must be an object, got " + type_name(v));
-  // Unknown fields are reported first (a misspelt "name" explains a missing name), under
-  // the problem's name when it is already usable.
-  const bool named = v.contains("name") && v.at("name").is_string() &&
-                     name_problem(v.at("name").get<std::string>()).empty();
-  if (named) ctx.label = "problem '" + v.at("name").get<std::string>() + "'";
-  check_keys(v, kProblemKeys, ctx, "");
-  if (!v.contains("name"))
-    ctx.fail_field("name", nullptr,
-                   "missing (required fields: name, batch, channels, spatial, groups)");
-  check_name(v.at("name"), ctx, "name");
-  std::string name = v.at("name").get<std::string>();
-  ctx.label = "problem '" + name + "'";
-
-  Shape shape;
-  uint32_t* dims[] = {&shape.batch, &shape.channels, &shape.spatial, &shape.groups};
-  for (size_t i = 0; i < 4; ++i) {
-    if (!v.contains(kShapeKeys[i]))
-      ctx.fail_field(kShapeKeys[i], nullptr,
-                     "missing (required fields: name, batch, channels, spatial, groups)");
-    *dims[i] = static_cast<uint32_t>(get_uint(v.at(kShapeKeys[i]), ctx, kShapeKeys[i], 1, kMaxU32));
-  }
-  // Free text (e.g. the architecture a shape comes from); only its type is checked.
-  if (v.contains("description")) get_string(v.at("description"), ctx, "description");
-  Settings s = defaults;
-  parse_settings(v, ctx, s, true);
-  validate_shape_in(shape, ctx);
-  return make_problem(name, shape, s);
-}
-
-// Expands one axes object to the cartesian product of its lists, batch outermost.
-void expand_axes(const json& v, size_t index, const Settings& defaults, const Ctx& file,
-                 std::vector<Problem>& out, std::vector<std::string>& origins) {
-  std::string origin = "axes[" + std::to_string(index) + "]";
-  Ctx ctx{file.source, origin, ""};
-  if (!v.is_object()) ctx.fail("must be an object, got " + type_name(v));
-  check_keys(v, kAxesKeys, ctx, "");
-  std::string prefix = "axes";
-  if (v.contains("prefix")) {
-    check_name(v.at("prefix"), ctx, "prefix");
-    prefix = v.at("prefix").get<std::string>();
-  }
-  std::vector<uint32_t> lists[4];
-  for (size_t i = 0; i < 4; ++i) {
-    const char* key = kShapeKeys[i];
-    if (!v.contains(key))
-      ctx.fail_field(key, nullptr, "missing (required axes: batch, channels, spatial, groups)");
-    const json& list = v.at(key);
-    if (list.is_array()) {
-      if (list.empty()) ctx.fail_field(key, &list, "must not be an empty list");
-      for (size_t j = 0; j < list.size(); ++j)
-        lists[i].push_back(static_cast<uint32_t>(
-            get_uint(list[j], ctx, std::string(key) + "[" + std::to_string(j) + "]", 1, kMaxU32)));
-    } else {
-      lists[i].push_back(static_cast<uint32_t>(get_uint(list, ctx, key, 1, kMaxU32)));
-    }
-  }
-  Settings s = defaults;
-  parse_settings(v, ctx, s, true);
-
-  uint64_t count = 1;
-  for (const auto& l : lists) count *= l.size();
-  if (out.size() + count > kMaxProblems)
-    ctx.fail("expands to " + std::to_string(count) + " problems, over the limit of " +
-             std::to_string(kMaxProblems) + " in one config");
-  for (uint32_t n : lists[0])
-    for (uint32_t c : lists[1])
-      for (uint32_t hw : lists[2])
-        for (uint32_t g : lists[3]) {
-          Shape shape{n, c, hw, g};
-          std::string name = prefix + "_n" + std::to_string(n) + "_c" + std::to_string(c) + "_hw" +
-                             std::to_string(hw) + "_g" + std::to_string(g);
-          Ctx pctx{file.source, "problem '" + name + "' (" + origin + ")", ""};
-          validate_shape_in(shape, pctx);
-          out.push_back(make_problem(name, shape, s));
-          origins.push_back(origin);
-        }
-}
-
-}  // namespace
+using namespace config_schema;
 
 void validate_shape(const Shape& shape, const std::string& source, const std::string& problem) {
-  validate_shape_in(shape, Ctx{source, problem.empty() ? "" : "problem '" + problem + "'", ""});
+  validate_shape_in(shape,
+                    JsonPlace{source, problem.empty() ? "" : "problem '" + problem + "'", ""});
 }
 
 void validate_problem_name(const std::string& name, const std::string& what) {
-  const std::string rule = name_problem(name);
+  const std::string rule = name_rule(name);
   if (!rule.empty()) throw ConfigError(what + " '" + name + "': " + rule);
 }
 
 void validate_eps(double eps, const std::string& source, const std::string& problem) {
-  validate_eps_in(eps, nullptr, Ctx{source, problem.empty() ? "" : "problem '" + problem + "'", ""},
-                  "eps");
+  validate_eps_in(eps, nullptr,
+                  JsonPlace{source, problem.empty() ? "" : "problem '" + problem + "'", ""}, "eps");
 }
 
 std::vector<Problem> parse_config(const json& doc, const std::string& source) {
-  Ctx file{source, "", ""};
-  if (!doc.is_object()) file.fail("top level must be a JSON object, got " + type_name(doc));
+  JsonPlace file{source, "", ""};
+  if (!doc.is_object()) file.fail("top level must be a JSON object, got " + json_type_name(doc));
   check_keys(doc, kTopKeys, file, "");
   if (doc.contains("description")) get_string(doc.at("description"), file, "description");
 
@@ -518,7 +41,7 @@ std::vector<Problem> parse_config(const json& doc, const std::string& source) {
   if (doc.contains("defaults")) {
     const json& d = doc.at("defaults");
     require_object(d, file, "defaults");
-    Ctx dctx{source, "", "defaults."};
+    JsonPlace dctx{source, "", "defaults."};
     check_keys(d, kDefaultsKeys, file, "defaults");
     parse_settings(d, dctx, defaults, false);
   }
@@ -528,7 +51,7 @@ std::vector<Problem> parse_config(const json& doc, const std::string& source) {
   if (doc.contains("problems")) {
     const json& list = doc.at("problems");
     if (!list.is_array())
-      file.fail_field("problems", &list, "must be a list, got " + type_name(list));
+      file.fail_field("problems", &list, "must be a list, got " + json_type_name(list));
     if (list.size() > kMaxProblems)
       file.fail("'problems' has " + std::to_string(list.size()) + " entries, over the limit of " +
                 std::to_string(kMaxProblems));
@@ -546,14 +69,14 @@ std::vector<Problem> parse_config(const json& doc, const std::string& source) {
       for (size_t i = 0; i < list.size(); ++i)
         expand_axes(list[i], i, defaults, file, problems, origins);
     } else {
-      file.fail_field("axes", &list, "must be a list of axes objects, got " + type_name(list));
+      file.fail_field("axes", &list, "must be a list of axes objects, got " + json_type_name(list));
     }
   }
   if (doc.contains("random")) {  // generated from ranges: config/random_problems.hpp
     const json& block = doc.at("random");
     for (Problem& p : generate_random_problems(parse_random_spec(block, source))) {
       if (block.contains("expect"))
-        p.expect = parse_expect(block.at("expect"), Ctx{source, "random", ""}, p.tolerances);
+        p.expect = parse_expect(block.at("expect"), JsonPlace{source, "random", ""}, p.tolerances);
       problems.push_back(std::move(p));
       origins.push_back("random");
     }
@@ -566,7 +89,7 @@ std::vector<Problem> parse_config(const json& doc, const std::string& source) {
     auto [it, inserted] = seen.emplace(problems[i].name, i);
     if (!inserted) {
       json v = problems[i].name;
-      Ctx ctx{source, "problem '" + problems[i].name + "'", ""};
+      JsonPlace ctx{source, "problem '" + problems[i].name + "'", ""};
       const std::string& first = origins[it->second];
       std::string from = first == origins[i]
                              ? "generated twice by " + first + " (repeated axis value)"
@@ -593,35 +116,6 @@ std::vector<Problem> load_config_file(const std::string& path) {
     throw ConfigError(path + ": cannot read config file: it is a directory");
   // Neither blocks on a FIFO without a writer nor reads /dev/zero forever.
   return parse_config_text(read_input_file(path, "config file"), path);
-}
-
-void validate_against_device(const Problem& problem, const DeviceLimits& limits,
-                             uint64_t extra_bytes, const std::string& source) {
-  const std::string where = source + ": problem '" + problem.name + "': ";
-  const uint64_t bytes = problem.shape.tensor_bytes();
-  // All three big tensors have the same size; each is its own buffer and binding.
-  for (const char* tensor : {"x", "grad_out", "grad_input"}) {
-    if (bytes > limits.max_storage_buffer_range)
-      throw ConfigError(where + "tensor " + tensor + " is " + std::to_string(bytes) +
-                        " bytes, over the device's maxStorageBufferRange " +
-                        std::to_string(limits.max_storage_buffer_range));
-    if (bytes > limits.max_memory_allocation_size)
-      throw ConfigError(where + "tensor " + tensor + " is " + std::to_string(bytes) +
-                        " bytes, over the device's maxMemoryAllocationSize " +
-                        std::to_string(limits.max_memory_allocation_size));
-  }
-  const uint64_t vectors = 3 * uint64_t{problem.shape.channels} * sizeof(float);
-  const uint64_t fixed = 3 * bytes + vectors;
-  // Saturate: extra_bytes comes from the variant and must not wrap the sum into range.
-  const uint64_t total = extra_bytes > std::numeric_limits<uint64_t>::max() - fixed
-                             ? std::numeric_limits<uint64_t>::max()
-                             : fixed + extra_bytes;
-  if (total > limits.device_local_memory)
-    throw ConfigError(where + "needs " + std::to_string(total) + " bytes in total (3 tensors of " +
-                      std::to_string(bytes) + " + " + std::to_string(vectors) + " per-channel + " +
-                      std::to_string(extra_bytes) +
-                      " scratch), over the device's largest device-local heap " +
-                      std::to_string(limits.device_local_memory));
 }
 
 }  // namespace gnbench

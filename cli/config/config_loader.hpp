@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "base/device_limits.hpp"
 #include "base/problem.hpp"
 
 namespace gnbench {
@@ -30,11 +29,5 @@ void validate_problem_name(const std::string& name, const std::string& what);
 
 // eps finite and > 0 (and representable as a normal float32).
 void validate_eps(double eps, const std::string& source, const std::string& problem);
-
-// Device rules, checked before anything is allocated: each tensor within
-// maxStorageBufferRange and maxMemoryAllocationSize, all buffers within device memory.
-// `extra_bytes` is the variant's scratch memory, added to the total.
-void validate_against_device(const Problem& problem, const DeviceLimits& limits,
-                             uint64_t extra_bytes, const std::string& source);
 
 }  // namespace gnbench

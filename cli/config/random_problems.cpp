@@ -14,6 +14,8 @@
 #include <set>
 
 #include "base/errors.hpp"
+#include "base/json_fields.hpp"
+#include "base/path_name.hpp"
 #include "cli/inputs/input_generator.hpp"
 
 namespace gnbench {
@@ -112,22 +114,15 @@ bool draw_fold(const RandomSpec& s, Draw& d, Shape& out) {
   return false;
 }
 
+// The config's field standard (base/json_fields.hpp), under "random.".
 [[noreturn]] void bad(const std::string& source, const std::string& field, const json& v,
                       const std::string& rule) {
-  std::string shown = v.dump();
-  if (shown.size() > 80) shown = shown.substr(0, 80) + "...";
-  throw ConfigError(source + ": field 'random." + field + "' = " + shown + ": " + rule);
+  JsonPlace{source, "", "random."}.fail_field(field, &v, rule);
 }
 
 uint64_t read_uint(const json& v, const std::string& source, const std::string& field, uint64_t lo,
                    uint64_t hi) {
-  const std::string rule =
-      "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
-  if (!v.is_number()) bad(source, field, v, rule);
-  const double d = v.get<double>();
-  if (d != std::floor(d) || d < static_cast<double>(lo) || d > static_cast<double>(hi))
-    bad(source, field, v, rule);
-  return v.is_number_unsigned() ? v.get<uint64_t>() : static_cast<uint64_t>(d);
+  return get_uint(v, JsonPlace{source, "", "random."}, field, lo, hi);
 }
 
 void read_range(const json& v, const std::string& source, const std::string& field, uint32_t* out) {
@@ -205,12 +200,13 @@ RandomSpec parse_random_spec(const json& block, const std::string& source) {
     } else if (key == "seed") {
       s.seed = read_uint(v, source, key, 0, UINT64_MAX);
     } else if (key == "prefix") {
-      const std::string text = v.is_string() ? v.get<std::string>() : "";
-      const bool ok = !text.empty() && text.size() <= 64 &&
-                      text.find_first_not_of(
-                          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-                          "0123456789_-") == std::string::npos;
-      if (!ok) bad(source, key, v, "must match [A-Za-z0-9_-]{1,64}");
+      if (!v.is_string()) bad(source, key, v, "must be a string");
+      const std::string text = v.get<std::string>();
+      // The one name rule (problem names become directory names), and short enough that the
+      // generated names stay readable.
+      if (const std::string rule = path_name_problem(text); !rule.empty())
+        bad(source, key, v, rule);
+      if (text.size() > 64) bad(source, key, v, "must be at most 64 characters");
       s.prefix = text;
     } else if (key == "batch" || key == "channels" || key == "spatial") {
       read_range(v, source, key,

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "base/errors.hpp"
+#include "base/json_document.hpp"
 #include "base/read_file.hpp"
 #include "cli/report/best_variants.hpp"
 
@@ -118,12 +119,8 @@ nlohmann::json table_to_json(const DispatchTable& t) {
 
 DispatchTable read_dispatch_table(const std::filesystem::path& path) {
   const Reader r{path.string()};
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(read_input_file(path, "dispatch table"));
-  } catch (const nlohmann::json::parse_error& e) {
-    throw ConfigError(path.string() + ": malformed JSON: " + e.what());
-  }
+  // The one strict reader: bounded, duplicate keys and depth refused, line:column in errors.
+  const nlohmann::json doc = read_json_file(path.string(), "dispatch table");
   if (!doc.is_object()) throw ConfigError(path.string() + ": must be a JSON object");
   if (doc.value("format", "") != kFormat)
     r.fail("format", "= " + (doc.contains("format") ? doc["format"].dump() : "(missing)") +

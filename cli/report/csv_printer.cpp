@@ -23,8 +23,7 @@ size_t stage_columns(const RunRecords& records) {
 }
 
 // One row: the entry's verification, and the timing of one mode (empty cells when t is null).
-void write_row(std::ostream& out, const EntryRecord& e, const TimingResult* t, double copy_gbps,
-               size_t stages) {
+void write_row(std::ostream& out, const EntryRecord& e, const TimingResult* t, size_t stages) {
   const Problem& p = e.problem;
   out << field(p.name) << "," << field(e.variant) << "," << p.shape.batch << "," << p.shape.channels
       << "," << p.shape.spatial << "," << p.shape.groups << "," << p.distribution.kind << ","
@@ -39,12 +38,11 @@ void write_row(std::ostream& out, const EntryRecord& e, const TimingResult* t, d
       << (e.bitwise_reproducible ? (*e.bitwise_reproducible ? "true" : "false") : "");
   if (t) {
     const Statistics& s = t->total;
-    double gbps = double(e.required_bytes) / s.median;
     out << "," << t->mode << "," << s.samples << "," << s.median << "," << s.q1 << "," << s.q3
         << "," << s.min << "," << s.max << "," << s.mean << "," << s.stdev << "," << s.rel_noise
-        << "," << e.required_bytes << "," << e.actual_bytes << "," << gbps << ","
-        << (copy_gbps > 0 ? 100 * gbps / copy_gbps : 0.0) << "," << stop_reason_name(t->stop_reason)
-        << "," << (t->modes.bimodal ? "true" : "false");
+        << "," << e.required_bytes << "," << e.actual_bytes << "," << t->throughput.gbps << ","
+        << t->throughput.pct_copy << "," << stop_reason_name(t->stop_reason) << ","
+        << (t->modes.bimodal ? "true" : "false");
   } else {
     out << ",,,,,,,,,,," << e.required_bytes << "," << e.actual_bytes << ",,,,";
   }
@@ -70,12 +68,11 @@ std::string csv_report(const RunRecords& records) {
   const size_t stages = stage_columns(records);
   for (size_t i = 1; i <= stages; ++i) out << ",stage" << i << "_name,stage" << i << "_median_ns";
   out << "\n";
-  const double copy = records.context.copy_gbps;
   for (const auto& e : records.entries) {
     // One row per timing mode measured, cold first; one row without timing if none was.
     const auto timings = e.timings();
-    for (const TimingResult* t : timings) write_row(out, e, t, copy, stages);
-    if (timings.empty()) write_row(out, e, nullptr, copy, stages);
+    for (const TimingResult* t : timings) write_row(out, e, t, stages);
+    if (timings.empty()) write_row(out, e, nullptr, stages);
   }
   return out.str();
 }

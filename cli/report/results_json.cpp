@@ -152,7 +152,7 @@ TimingResult timing_from_json(const json& j) {
   return t;
 }
 
-json entry_to_json(const EntryRecord& e, double copy_gbps) {
+json entry_to_json(const EntryRecord& e) {
   json tensors = json::array();
   for (const auto& t : e.verification.tensors) tensors.push_back(tensor_to_json(t));
   json j{{"problem", problem_to_json(e.problem)},
@@ -178,16 +178,14 @@ json entry_to_json(const EntryRecord& e, double copy_gbps) {
   if (!e.device.empty()) {
     j["device"] = e.device;
     j["device_copy_gbps"] = e.device_copy_gbps;
-    copy_gbps = e.device_copy_gbps;
   }
-  if (const TimingResult* t = e.headline(); t && t->total.median > 0) {
-    double gbps = double(e.required_bytes) / t->total.median;
-    j["gbps_required"] = gbps;
-    if (e.actual_bytes) j["gbps_actual"] = double(e.actual_bytes) / t->total.median;
-    if (copy_gbps > 0) {
-      j["pct_copy_required"] = 100 * gbps / copy_gbps;
-      if (e.actual_bytes)
-        j["pct_copy_actual"] = 100 * double(e.actual_bytes) / t->total.median / copy_gbps;
+  if (const TimingResult* t = e.headline(); t && t->throughput.gbps > 0) {
+    const Throughput& f = t->throughput;
+    j["gbps_required"] = f.gbps;
+    if (e.actual_bytes) j["gbps_actual"] = f.actual_gbps;
+    if (f.pct_copy > 0) {
+      j["pct_copy_required"] = f.pct_copy;
+      if (e.actual_bytes) j["pct_copy_actual"] = f.pct_copy_actual;
     }
   }
   if (e.cold) j["cold"] = timing_to_json(*e.cold);
@@ -311,7 +309,7 @@ json results_to_json(const RunRecords& records, bool per_sample_rows) {
   for (const auto& e : records.entries) {
     const TimingResult* headline = e.headline();
     append_benchmark_entries(benchmarks, e.name(), headline, e.required_bytes, family,
-                             entry_to_json(e, c.copy_gbps), per_sample_rows);
+                             entry_to_json(e), per_sample_rows);
     if (e.cold && e.hot)
       append_benchmark_entries(benchmarks, e.name() + "/hot", &*e.hot, e.required_bytes, family,
                                nullptr, per_sample_rows);
@@ -358,6 +356,7 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
   } catch (const std::invalid_argument& e) {
     throw ConfigError(source + ": malformed gnbench results: " + e.what());
   }
+  derive_figures(r);
   return r;
 }
 

@@ -19,7 +19,6 @@ bool timed(const EntryRecord& e) {
 
 RunSummary summarize_run(const RunRecords& records) {
   RunSummary s;
-  s.copy_gbps = records.context.copy_gbps;
   std::map<std::string, size_t> index;  // problem -> position in s.best
   bool any_timed = false;
   for (const auto& e : records.entries) {
@@ -58,10 +57,10 @@ void print_run_summary(std::ostream& out, const RunSummary& s) {
       t.rows.push_back({b.problem, "(none verified and timed)", "-", "-", "-"});
       continue;
     }
-    const double ns = median_ns(*b.entry), gbps = double(b.entry->required_bytes) / ns;
-    t.rows.push_back({b.problem, b.entry->variant, format("%.2f", ns / 1e3),
-                      format(gbps < 10 ? "%.2f" : "%.1f", gbps),
-                      s.copy_gbps > 0 ? format("%.1f%%", 100 * gbps / s.copy_gbps) : "-"});
+    const Throughput& f = b.entry->headline()->throughput;
+    t.rows.push_back({b.problem, b.entry->variant, format("%.2f", median_ns(*b.entry) / 1e3),
+                      format(f.gbps < 10 ? "%.2f" : "%.1f", f.gbps),
+                      f.pct_copy > 0 ? format("%.1f%%", f.pct_copy) : "-"});
   }
   print_aligned(out, t);
 }

@@ -22,7 +22,6 @@ struct RunSummary {
   std::map<Verdict, size_t> counts;  // every entry, shown or not
   std::vector<ProblemBest> best;     // one per problem, in run order; empty when nothing timed
   std::string timing;                // the headline mode of the times ("cold", "hot")
-  double copy_gbps = 0;
 };
 
 RunSummary summarize_run(const RunRecords& records);

@@ -19,10 +19,10 @@ bool has_both_modes(const RunRecords& records) {
                      [](const EntryRecord& e) { return e.timings().size() == 2; });
 }
 
-std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_modes) {
+std::vector<std::string> row(const EntryRecord& e, bool both_modes) {
   const TimingResult* t = e.headline();
   const bool has_time = t && t->total.samples > 0;
-  double gbps = has_time ? double(e.required_bytes) / t->total.median : 0;  // bytes/ns = GB/s
+  const double gbps = has_time ? t->throughput.gbps : 0;
   std::string repro = !e.bitwise_reproducible ? "-" : *e.bitwise_reproducible ? "yes" : "NO";
   // The median's 95 % interval half-width: what the stopping rule judged.
   std::string noise =
@@ -44,7 +44,7 @@ std::vector<std::string> row(const EntryRecord& e, double copy_gbps, bool both_m
       has_time ? format("%.2f", t->total.median / 1e3) : "-",
       noise,
       has_time ? format(gbps < 10 ? "%.2f" : "%.1f", gbps) : "-",
-      has_time && copy_gbps > 0 ? format("%.1f%%", 100 * gbps / copy_gbps) : "-",
+      has_time && t->throughput.pct_copy > 0 ? format("%.1f%%", t->throughput.pct_copy) : "-",
       has_time ? stop_label(*t) : "-"};
   if (both_modes) {
     const auto timings = e.timings();  // cold, hot
@@ -95,7 +95,7 @@ SummaryTable summary_table(const RunRecords& records, const TableOptions& option
   }
   for (const auto& e : records.entries) {
     if (!shown(e, options)) continue;
-    t.rows.push_back(row(e, records.context.copy_gbps, both));
+    t.rows.push_back(row(e, both));
     append_stage_cells(t.rows.back(), e, stages);
   }
   return t;

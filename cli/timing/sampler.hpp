@@ -33,6 +33,15 @@ struct SamplingOptions {
   double timeout_s = 0.5;    // wall clock for one entry (a noisy device stops here)
 };
 
+// A timing's throughput: set by derive_figures() (cli/bench/records.hpp) where the record is
+// made or read, so that every printer shows the same figures and only formats them.
+struct Throughput {
+  double gbps = 0;             // required bytes / median (bytes per ns = GB/s); 0: no samples
+  double actual_gbps = 0;      // the variant's own traffic model / median; 0: none declared
+  double pct_copy = 0;         // gbps over the copy bandwidth, in %; 0: no copy bandwidth
+  double pct_copy_actual = 0;  // actual_gbps over it
+};
+
 struct TimingResult {
   std::string mode;  // "cold" or "hot"
   Statistics total;
@@ -45,6 +54,7 @@ struct TimingResult {
   double wall_s = 0;
   std::vector<double> samples_ns;  // every sample's total, in order, for compare's tests
   double warmup_s = 0;             // wall seconds the settling warm-up took
+  Throughput throughput;           // derived, not measured: see Throughput
 };
 
 // Runs `count` samples on the device and returns their times.
