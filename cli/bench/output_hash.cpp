@@ -3,18 +3,12 @@
 #include <cstring>
 #include <vector>
 
+#include "base/deterministic_random.hpp"
 #include "base/parallel_for.hpp"
 
 namespace gnbench {
 
 namespace {
-
-// splitmix64's finalizer: every input bit reaches every output bit.
-uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
 
 // Four independent lanes (the multiply chains overlap), each word mixed with its position.
 uint64_t hash_floats(const float* p, size_t n, uint64_t seed) {

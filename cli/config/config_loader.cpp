@@ -31,74 +31,93 @@ void validate_eps(double eps, const std::string& source, const std::string& prob
                   JsonPlace{source, problem.empty() ? "" : "problem '" + problem + "'", ""}, "eps");
 }
 
+namespace {
+
+// What a config produced so far: its problems and, for duplicate-name messages, where each
+// came from ("problems[3]", "axes[0]", "random").
+struct Produced {
+  std::vector<Problem> problems;
+  std::vector<std::string> origins;
+};
+
+Settings parse_defaults(const json& doc, const JsonPlace& file) {
+  Settings defaults;
+  if (!doc.contains("defaults")) return defaults;
+  const json& d = doc.at("defaults");
+  require_object(d, file, "defaults");
+  check_keys(d, kDefaultsKeys, file, "defaults");
+  parse_settings(d, JsonPlace{file.source, "", "defaults."}, defaults, false);
+  return defaults;
+}
+
+void parse_problem_list(const json& list, const Settings& defaults, const JsonPlace& file,
+                        Produced& out) {
+  if (!list.is_array())
+    file.fail_field("problems", &list, "must be a list, got " + json_type_name(list));
+  if (list.size() > kMaxProblems)
+    file.fail("'problems' has " + std::to_string(list.size()) + " entries, over the limit of " +
+              std::to_string(kMaxProblems));
+  for (size_t i = 0; i < list.size(); ++i) {
+    out.problems.push_back(parse_problem(list[i], i, defaults, file));
+    out.origins.push_back("problems[" + std::to_string(i) + "]");
+  }
+}
+
+void parse_axes_list(const json& list, const Settings& defaults, const JsonPlace& file,
+                     Produced& out) {
+  // A single axes object is accepted like a one-element list, as for the axis values.
+  if (list.is_object()) {
+    expand_axes(list, 0, defaults, file, out.problems, out.origins);
+  } else if (list.is_array()) {
+    for (size_t i = 0; i < list.size(); ++i)
+      expand_axes(list[i], i, defaults, file, out.problems, out.origins);
+  } else {
+    file.fail_field("axes", &list, "must be a list of axes objects, got " + json_type_name(list));
+  }
+}
+
+// Generated from ranges: cli/config/random_problems.hpp.
+void parse_random_block(const json& block, const JsonPlace& file, Produced& out) {
+  for (Problem& p : generate_random_problems(parse_random_spec(block, file.source))) {
+    if (block.contains("expect"))
+      p.expect =
+          parse_expect(block.at("expect"), JsonPlace{file.source, "random", ""}, p.tolerances);
+    out.problems.push_back(std::move(p));
+    out.origins.push_back("random");
+  }
+}
+
+void check_unique_names(const Produced& in, const std::string& source) {
+  std::map<std::string, size_t> seen;
+  for (size_t i = 0; i < in.problems.size(); ++i) {
+    auto [it, inserted] = seen.emplace(in.problems[i].name, i);
+    if (inserted) continue;
+    json v = in.problems[i].name;
+    const std::string& first = in.origins[it->second];
+    std::string from = first == in.origins[i]
+                           ? "generated twice by " + first + " (repeated axis value)"
+                           : "from " + first + " and " + in.origins[i];
+    JsonPlace{source, "problem '" + in.problems[i].name + "'", ""}.fail_field(
+        "name", &v, "duplicate problem name, " + from + " (names become directory names)");
+  }
+}
+
+}  // namespace
+
 std::vector<Problem> parse_config(const json& doc, const std::string& source) {
   JsonPlace file{source, "", ""};
   if (!doc.is_object()) file.fail("top level must be a JSON object, got " + json_type_name(doc));
   check_keys(doc, kTopKeys, file, "");
   if (doc.contains("description")) get_string(doc.at("description"), file, "description");
-
-  Settings defaults;
-  if (doc.contains("defaults")) {
-    const json& d = doc.at("defaults");
-    require_object(d, file, "defaults");
-    JsonPlace dctx{source, "", "defaults."};
-    check_keys(d, kDefaultsKeys, file, "defaults");
-    parse_settings(d, dctx, defaults, false);
-  }
-
-  std::vector<Problem> problems;
-  std::vector<std::string> origins;  // for duplicate-name messages
-  if (doc.contains("problems")) {
-    const json& list = doc.at("problems");
-    if (!list.is_array())
-      file.fail_field("problems", &list, "must be a list, got " + json_type_name(list));
-    if (list.size() > kMaxProblems)
-      file.fail("'problems' has " + std::to_string(list.size()) + " entries, over the limit of " +
-                std::to_string(kMaxProblems));
-    for (size_t i = 0; i < list.size(); ++i) {
-      problems.push_back(parse_problem(list[i], i, defaults, file));
-      origins.push_back("problems[" + std::to_string(i) + "]");
-    }
-  }
-  if (doc.contains("axes")) {
-    const json& list = doc.at("axes");
-    // A single axes object is accepted like a one-element list, as for the axis values.
-    if (list.is_object()) {
-      expand_axes(list, 0, defaults, file, problems, origins);
-    } else if (list.is_array()) {
-      for (size_t i = 0; i < list.size(); ++i)
-        expand_axes(list[i], i, defaults, file, problems, origins);
-    } else {
-      file.fail_field("axes", &list, "must be a list of axes objects, got " + json_type_name(list));
-    }
-  }
-  if (doc.contains("random")) {  // generated from ranges: config/random_problems.hpp
-    const json& block = doc.at("random");
-    for (Problem& p : generate_random_problems(parse_random_spec(block, source))) {
-      if (block.contains("expect"))
-        p.expect = parse_expect(block.at("expect"), JsonPlace{source, "random", ""}, p.tolerances);
-      problems.push_back(std::move(p));
-      origins.push_back("random");
-    }
-  }
-  if (problems.empty())
+  const Settings defaults = parse_defaults(doc, file);
+  Produced out;
+  if (doc.contains("problems")) parse_problem_list(doc.at("problems"), defaults, file, out);
+  if (doc.contains("axes")) parse_axes_list(doc.at("axes"), defaults, file, out);
+  if (doc.contains("random")) parse_random_block(doc.at("random"), file, out);
+  if (out.problems.empty())
     file.fail("no problems: 'problems' is missing or empty and 'axes' expands to nothing");
-
-  std::map<std::string, size_t> seen;
-  for (size_t i = 0; i < problems.size(); ++i) {
-    auto [it, inserted] = seen.emplace(problems[i].name, i);
-    if (!inserted) {
-      json v = problems[i].name;
-      JsonPlace ctx{source, "problem '" + problems[i].name + "'", ""};
-      const std::string& first = origins[it->second];
-      std::string from = first == origins[i]
-                             ? "generated twice by " + first + " (repeated axis value)"
-                             : "from " + first + " and " + origins[i];
-      ctx.fail_field("name", &v,
-                     "duplicate problem name, " + from + " (names become directory names)");
-    }
-  }
-  return problems;
+  check_unique_names(out, source);
+  return std::move(out.problems);
 }
 
 std::vector<Problem> parse_config_text(const std::string& text, const std::string& source) {

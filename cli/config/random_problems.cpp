@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 
+#include "base/deterministic_random.hpp"
 #include "base/errors.hpp"
 #include "base/json_fields.hpp"
 #include "base/path_name.hpp"
@@ -28,22 +29,10 @@ using nlohmann::json;
 constexpr uint64_t kFoldAbove = 65535;
 constexpr uint32_t kMaxCount = 100000;
 
-uint64_t mix64(uint64_t z) {  // splitmix64's finalizer
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-class Draw {
+class Draw : public PortableRandom {
  public:
-  explicit Draw(uint64_t seed) : engine_(seed) {}
-  double unit() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
-  // Unbiased in [0, n), n > 0 (std::uniform_int_distribution differs between libraries).
-  uint64_t below(uint64_t n) {
-    const uint64_t threshold = (0 - n) % n;
-    for (;;)
-      if (uint64_t r = engine_(); r >= threshold) return r % n;
-  }
+  explicit Draw(uint64_t seed) : PortableRandom(seed) {}
+  double unit() { return uniform01(); }
   // Log-uniform by binary order of magnitude in [lo, hi] (1 <= lo; hi < lo means lo).
   uint64_t size(uint64_t lo, uint64_t hi) {
     if (hi <= lo) return lo;
@@ -53,9 +42,6 @@ class Draw {
     const uint64_t z = std::min(hi, (uint64_t{1} << b) - 1);
     return a + below(z - a + 1);
   }
-
- private:
-  std::mt19937_64 engine_;
 };
 
 uint64_t divisor_of(uint64_t c, Draw& d) {

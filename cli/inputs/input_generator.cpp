@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "base/parallel_for.hpp"
+#include "cli/inputs/input_rng.hpp"
 
 // Fusing a*b+c into an FMA rounds once instead of twice and would change the last bit of
 // some draws between targets with and without FMA, so contraction is off in this file
@@ -28,125 +29,6 @@
 
 namespace gnbench {
 namespace {
-
-// ---- Deterministic elementary functions ------------------------------------------------
-
-constexpr double kLn2 = 0.69314718055994530942;
-constexpr double kLog2e = 1.44269504088896340736;
-constexpr double kSqrtHalf = 0.70710678118654752440;
-
-// Series coefficients, computed at compile time (so identical on every target).
-constexpr std::array<double, 13> kAtanhCoeffs = [] {
-  std::array<double, 13> c{};  // c[k] = 1 / (2k + 1)
-  for (int k = 0; k < 13; ++k) c[static_cast<size_t>(k)] = 1.0 / (2 * k + 1);
-  return c;
-}();
-constexpr std::array<double, 15> kExpCoeffs = [] {
-  std::array<double, 15> c{};  // c[i] = 1 / i!
-  c[0] = 1.0;
-  for (int i = 1; i < 15; ++i) c[static_cast<size_t>(i)] = c[static_cast<size_t>(i - 1)] / i;
-  return c;
-}();
-
-// Natural log for finite x > 0: x = m * 2^e with m in [sqrt(1/2), sqrt(2)), then
-// log(m) = 2 atanh(s), s = (m-1)/(m+1), |s| < 0.172, as an odd series (error < 1e-17).
-double det_log(double x) {
-  int e = 0;
-  double m = std::frexp(x, &e);
-  if (m < kSqrtHalf) {
-    m *= 2.0;
-    --e;
-  }
-  const double s = (m - 1.0) / (m + 1.0);
-  const double s2 = s * s;
-  double series = 0.0;
-  for (size_t k = kAtanhCoeffs.size(); k-- > 0;) series = series * s2 + kAtanhCoeffs[k];
-  return e * kLn2 + 2.0 * s * series;
-}
-
-// e^x: x = k ln2 + r with |r| <= ln2/2, Taylor series of e^r (error < 1e-17), scaled by 2^k.
-double det_exp(double x) {
-  if (x > 709.0) return HUGE_VAL;
-  if (x < -745.0) return 0.0;
-  const double k = std::floor(x * kLog2e + 0.5);
-  const double r = x - k * kLn2;
-  double p = 0.0;
-  for (size_t i = kExpCoeffs.size(); i-- > 0;) p = p * r + kExpCoeffs[i];
-  return std::ldexp(p, static_cast<int>(k));
-}
-
-// ---- Seeds and streams -----------------------------------------------------------------
-
-// splitmix64's finalizer: a bijection on 64 bits with full avalanche.
-uint64_t mix64(uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-constexpr uint64_t kGolden = 0x9E3779B97F4A7C15ull;
-
-// One generator per tensor, so changing how one tensor is drawn never shifts another.
-enum class Stream : uint64_t { kX = 1, kGradOut = 2, kWeight = 3, kGroupParams = 4 };
-
-uint64_t stream_seed(uint64_t seed, Stream stream) {
-  return mix64(mix64(seed) + static_cast<uint64_t>(stream) * kGolden);
-}
-
-class Rng {
- public:
-  explicit Rng(uint64_t seed) : engine_(seed) {}
-
-  // [0, 1) with 53 random bits.
-  double uniform01() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * uniform01(); }
-  // [-1, 1); the polar methods reject the corners and the origin.
-  double symmetric() { return 2.0 * uniform01() - 1.0; }
-  bool coin() { return (engine_() >> 63) != 0; }
-
-  // Unbiased integer in [0, n) by rejection (n > 0).
-  uint64_t below(uint64_t n) {
-    const uint64_t threshold = (0 - n) % n;  // 2^64 mod n
-    for (;;) {
-      const uint64_t r = engine_();
-      if (r >= threshold) return r % n;
-    }
-  }
-
-  // N(0, 1) by Marsaglia's polar method: needs log and sqrt but no sin/cos.
-  double normal() {
-    if (has_spare_) {
-      has_spare_ = false;
-      return spare_;
-    }
-    for (;;) {
-      const double u = symmetric(), v = symmetric();
-      const double w = u * u + v * v;
-      if (w >= 1.0 || w == 0.0) continue;
-      const double f = std::sqrt(-2.0 * det_log(w) / w);
-      spare_ = v * f;
-      has_spare_ = true;
-      return u * f;
-    }
-  }
-
-  // Student-t with `dof` degrees of freedom by Bailey's polar method:
-  // t = u * sqrt(dof * (w^(-2/dof) - 1) / w). Draws beyond `limit` (or overflowing) are
-  // redrawn, so float32 sums of squares in the kernels stay finite.
-  double student_t(double dof, double limit) {
-    for (;;) {
-      const double u = symmetric(), v = symmetric();
-      const double w = u * u + v * v;
-      if (w >= 1.0 || w == 0.0) continue;
-      const double t = u * std::sqrt(dof * (det_exp(-2.0 / dof * det_log(w)) - 1.0) / w);
-      if (std::abs(t) <= limit) return t;  // also rejects NaN and inf
-    }
-  }
-
- private:
-  std::mt19937_64 engine_;
-  double spare_ = 0.0;
-  bool has_spare_ = false;
-};
 
 // ---- Distributions ---------------------------------------------------------------------
 
