@@ -1,6 +1,6 @@
-// The subcommands. main.cpp parses the command line with CLI11 into these option structs
-// and calls one function; each returns the process exit code (0 ok, 1 verification failed,
-// 2 usage or configuration error, compare: 3 slower, 4 inconclusive).
+// The subcommands. Each one's <name>_cli.cpp (subcommands.hpp) parses its options with CLI11
+// into one of these structs and calls its function; each returns the process exit code (0 ok,
+// 1 verification failed, 2 usage or configuration error, compare: 3 slower, 4 inconclusive).
 #pragma once
 
 #include <atomic>

@@ -40,11 +40,15 @@ void parse_copy_bandwidth(const std::string& text, BenchOptions& bench) {
   bench.copy_gbps = gbps;
 }
 
+void check_distribution_kind(const std::string& kind) {
+  if (!is_distribution_kind(kind))
+    throw ConfigError("--distribution '" + kind +
+                      "': unknown distribution (valid: " + distribution_kind_list() + ")");
+}
+
 Problem one_off_problem(Problem problem, double eps, const std::string& distribution,
                         const std::string& name) {
-  if (!is_distribution_kind(distribution))
-    throw ConfigError("--distribution '" + distribution +
-                      "': unknown distribution (valid: " + distribution_kind_list() + ")");
+  check_distribution_kind(distribution);
   problem.eps = static_cast<float>(eps);
   problem.distribution.kind = distribution;
   if (!name.empty()) validate_problem_name(name, "--name");

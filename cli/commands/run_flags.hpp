@@ -13,6 +13,8 @@ namespace gnbench {
 std::string distribution_kind_list();
 // A footer for `run --help`: every distribution with its description.
 std::string distribution_help();
+// --distribution: throws ConfigError listing the valid kinds unless `kind` is one.
+void check_distribution_kind(const std::string& kind);
 
 // --copy-bandwidth: "off" (no probe, no % of copy) or a bandwidth in GB/s > 0 (no probe, that
 // value counts). Throws ConfigError otherwise.

@@ -1,16 +1,25 @@
-#include "cli/commands/tune_cli.hpp"
+// `gnbench tune`: its options, their checks and the TuneCommand they make.
+#include <memory>
 
 #include "base/errors.hpp"
+#include "cli/commands/commands.hpp"
+#include "cli/commands/subcommands.hpp"
 #include "cli/config/name_patterns.hpp"
 #include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 
-CLI::App* add_tune_subcommand(CLI::App& app, TuneCli& t) {
-  auto* c = app.add_subcommand(
-      "tune",
-      "Time the variants on the configs' problems and write the fastest verified one per "
-      "shape as a dispatch table (`run --variant best --table FILE` runs it)");
+namespace {
+
+struct TuneCli {
+  TuneCommand cmd;
+  std::string table, from, results, variants, problems;
+  std::vector<std::string> kernel_dirs;
+  uint32_t samples = 0;
+};
+
+// What to tune and where the table goes.
+void add_input_options(CLI::App* c, TuneCli& t) {
   c->add_option("configs", t.cmd.run.configs, "JSON problem configuration files")
       ->check(CLI::ExistingPath);
   c->add_option("--json", t.table, "The dispatch table to write")->required();
@@ -25,23 +34,26 @@ CLI::App* add_tune_subcommand(CLI::App& app, TuneCli& t) {
       ->check(CLI::ExistingDirectory);
   c->add_option("--device", t.cmd.run.bench.context.device, "Device index or name substring");
   c->add_option("--results", t.results, "Also write the run's results file");
+}
+
+// The run's timing: fewer knobs than `run`, the rest at run's defaults.
+void add_timing_options(CLI::App* c, TuneCli& t) {
+  auto& sampling = t.cmd.run.bench.sampling;
   c->add_option("--samples", t.samples, "Exactly this many samples per entry")
       ->check(CLI::Range(1u, 1000000u));
-  c->add_option("--min-time", t.cmd.run.bench.sampling.min_time_s,
-                "Least accumulated GPU seconds per entry")
+  c->add_option("--min-time", sampling.min_time_s, "Least accumulated GPU seconds per entry")
       ->check(CLI::Range(0.0, 1e6));
-  c->add_option("--max-noise", t.cmd.run.bench.sampling.max_noise,
-                "Stop when stdev/mean falls below this")
+  c->add_option("--max-noise", sampling.max_noise, "Stop when stdev/mean falls below this")
       ->check(CLI::Range(1e-9, 1e6));
-  c->add_option("--timeout", t.cmd.run.bench.sampling.timeout_s,
+  c->add_option("--timeout", sampling.timeout_s,
                 "Seconds per entry before giving up on the noise target")
       ->check(CLI::Range(1e-6, 1e6));
   c->add_flag("--force", t.cmd.run.force, "Replace existing output files");
   c->add_flag("--quiet,-q", t.cmd.run.quiet, "No progress on stderr");
-  return c;
 }
 
-TuneCommand tune_from_cli(TuneCli& t, const std::string& command_line) {
+// Throws ConfigError on a usage error.
+TuneCommand to_command(const TuneCli& t, const std::string& command_line) {
   TuneCommand cmd = t.cmd;
   if (!t.from.empty() && !cmd.run.configs.empty())
     throw ConfigError("tune: give config files or --from RESULTS, not both");
@@ -57,6 +69,21 @@ TuneCommand tune_from_cli(TuneCli& t, const std::string& command_line) {
   if (t.samples) cmd.run.bench.sampling.fixed_samples = t.samples;
   if (!t.results.empty()) cmd.run.json_out = t.results;
   return cmd;
+}
+
+}  // namespace
+
+Subcommand add_tune_subcommand(CLI::App& app, const Invocation& invocation) {
+  auto* c = app.add_subcommand(
+      "tune",
+      "Time the variants on the configs' problems and write the fastest verified one per "
+      "shape as a dispatch table (`run --variant best --table FILE` runs it)");
+  auto t = std::make_shared<TuneCli>();
+  add_input_options(c, *t);
+  add_timing_options(c, *t);
+  return {c, [t, invocation] {
+            return tune_command(to_command(*t, invocation.command_line), invocation.stop);
+          }};
 }
 
 }  // namespace gnbench
