@@ -135,8 +135,7 @@ TEST_F(Cli, KernelsListsSeed) {
 // --spirv writes one SPIR-V module per stage (the modules pipelines are built from), and
 // refuses to replace them without --force.
 TEST_F(Cli, KernelsWritesSpirvPerStage) {
-  const auto dir = std::filesystem::path(::testing::TempDir()) / "gnbench_spirv_test";
-  std::filesystem::remove_all(dir);
+  const auto dir = root / "spirv";  // per test: concurrent test runs must not share it
   const Result j = gnbench("kernels --json");
   ASSERT_EQ(j.code, 0) << describe(j);
   size_t stages = 0;
@@ -156,7 +155,6 @@ TEST_F(Cli, KernelsWritesSpirvPerStage) {
   EXPECT_EQ(again.code, 2) << describe(again);
   EXPECT_NE(again.err.find("--force"), std::string::npos) << describe(again);
   EXPECT_EQ(gnbench("kernels --spirv " + quote(dir.string()) + " --force").code, 0);
-  std::filesystem::remove_all(dir);
 }
 
 // ---- run: table, results file, --force, compare.py ----

@@ -102,12 +102,10 @@ void check_dump_folder(const std::filesystem::path& dir, bool force) {
     throw ConfigError(prefix + "is not writable: " + std::strerror(errno));
 }
 
-}  // namespace
-
-int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
-  // Everything the user typed is checked before any GPU work.
+// Every problem the command line names: configs, the one-off problem, --random, then --problem.
+std::vector<Problem> gather_problems(const RunCommand& cmd, std::string& source) {
   std::vector<Problem> problems;
-  std::string source = cmd.configs.empty() ? "command line" : "";
+  source = cmd.configs.empty() ? "command line" : "";
   for (const auto& path : cmd.configs) {
     auto loaded = load_config_file(path);
     problems.insert(problems.end(), loaded.begin(), loaded.end());
@@ -128,30 +126,149 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   if (problems.empty())
     throw ConfigError(
         "no problems: give a config file, --random N or --batch/--channels/--spatial/--groups");
-  if (!cmd.problems.empty()) {
-    std::vector<std::string> names;
-    for (const auto& p : problems) names.push_back(p.name);
-    std::vector<Problem> picked;
-    for (size_t i : select_by_patterns(names, cmd.problems, "--problem", "problems"))
-      picked.push_back(problems[i]);
-    problems = std::move(picked);
+  if (cmd.problems.empty()) return problems;
+  std::vector<std::string> names;
+  for (const auto& p : problems) names.push_back(p.name);
+  std::vector<Problem> picked;
+  for (size_t i : select_by_patterns(names, cmd.problems, "--problem", "problems"))
+    picked.push_back(problems[i]);
+  return picked;
+}
+
+// Round-robin, so that shards of a config sorted by size get similar work.
+std::vector<Problem> take_shard(std::vector<Problem> problems, std::pair<uint32_t, uint32_t> shard,
+                                const std::string& text) {
+  if (shard.second == 1) return problems;
+  std::vector<Problem> mine;
+  for (size_t i = shard.first - 1; i < problems.size(); i += shard.second)
+    mine.push_back(problems[i]);
+  if (mine.empty())
+    std::cerr << "gnbench: note: shard " << text << " has no problems (" << problems.size()
+              << " in all)\n";
+  return mine;
+}
+
+// The run's output files, checked before any work (one path never given twice) and written
+// each on its own: one that cannot be written does not cost the others.
+class RunOutputs {
+ public:
+  enum Slot { kJson, kCsv, kMd, kBaseline };
+  explicit RunOutputs(const RunCommand& cmd) : cmd_(cmd) {
+    const std::pair<const char*, const std::optional<std::filesystem::path>*> flags[] = {
+        {"--json", &cmd.json_out},
+        {"--csv", &cmd.csv_out},
+        {"--md", &cmd.md_out},
+        {"--update-baseline", &cmd.update_baseline}};
+    std::vector<OutputTarget> targets;
+    for (size_t i = 0; i < 4 && !cmd.list; ++i)
+      if (*flags[i].second)
+        targets.push_back(*(slots_[i] = check_output_target(
+                                flags[i].first, flags[i].second->value().string(), cmd.force)));
+    check_distinct_outputs(targets);
+    for (const auto& t : targets) to_stdout_ = to_stdout_ || t.kind == OutputTarget::Kind::kStdout;
   }
-  std::pair<uint32_t, uint32_t> shard{1, 1};
-  if (!cmd.shard.empty()) shard = parse_shard(cmd.shard);
-  // Every output checked now (and one path never given twice): nothing is found unwritable
-  // only after the run.
-  std::vector<OutputTarget> targets;
-  const std::pair<const char*, const std::optional<std::filesystem::path>*> flags[] = {
-      {"--json", &cmd.json_out},
-      {"--csv", &cmd.csv_out},
-      {"--md", &cmd.md_out},
-      {"--update-baseline", &cmd.update_baseline}};
-  std::optional<OutputTarget> by_flag[4];
-  for (size_t i = 0; i < 4 && !cmd.list; ++i)
-    if (*flags[i].second)
-      targets.push_back(*(by_flag[i] = check_output_target(
-                              flags[i].first, flags[i].second->value().string(), cmd.force)));
-  check_distinct_outputs(targets);
+  // Returns whether it was written (or not asked for).
+  bool save(Slot slot, const std::function<std::string()>& text) {
+    if (!slots_[slot]) return true;
+    try {
+      write_output(*slots_[slot], text());
+      return true;
+    } catch (const std::runtime_error& e) {
+      std::cerr << "gnbench: error: " << slots_[slot]->flag << ": " << e.what() << "\n";
+      lost_ = true;
+      return false;
+    }
+  }
+  void save_results(const RunRecords& r, const TableOptions& table) {
+    save(kJson, [&] { return results_json_text(r); });
+    save(kCsv, [&] { return csv_report(r); });
+    save(kMd, [&] { return markdown_report(r, table); });
+  }
+  std::string results_json_text(const RunRecords& r) const {
+    return results_to_json(r, cmd_.per_sample_rows).dump(1) + "\n";
+  }
+  bool lost() const { return lost_; }
+  // With an output on standard output (-), the table goes to stderr so stdout stays parseable.
+  bool to_stdout() const { return to_stdout_; }
+
+ private:
+  const RunCommand& cmd_;
+  std::optional<OutputTarget> slots_[4];
+  bool lost_ = false;
+  bool to_stdout_ = false;
+};
+
+// The exit code of what ran: 1 for a failed entry or validation messages, 130 when stopped.
+int run_exit_code(const RunRecords& records) {
+  int code = records.context.complete ? kExitOk : kExitInterrupted;
+  for (const auto& e : records.entries)
+    if (is_failure(e.verdict)) code = kExitFailed;
+  if (code == kExitOk && records.context.validation_messages > 0) {
+    std::cerr << "gnbench: error: the validation layer reported "
+              << records.context.validation_messages << " message(s) (--validate)\n";
+    code = kExitFailed;
+  }
+  return code;
+}
+
+// --update-baseline: only a complete, passing run makes a baseline (one that failed or was
+// interrupted would hide regressions).
+void update_baseline(const RunCommand& cmd, const RunRecords& records, int code,
+                     RunOutputs& outputs) {
+  if (code != kExitOk) {
+    std::cerr << "gnbench: not updating the baseline " << cmd.update_baseline->string()
+              << ": the run " << (code == kExitFailed ? "failed" : "was interrupted") << "\n";
+    return;
+  }
+  if (outputs.save(RunOutputs::kBaseline, [&] { return outputs.results_json_text(records); }))
+    std::cerr << "gnbench: baseline written to " << cmd.update_baseline->string() << "\n";
+}
+
+// --baseline: the run's own failure wins; otherwise compare's exit code (docs/compare.md).
+int compare_with_baseline(const RunCommand& cmd, const RunRecords& baseline,
+                          const RunRecords& records, int code, std::ostream& out) {
+  out << "\n";
+  try {
+    ComparisonReport report = compare_runs(baseline, records, cmd.compare);
+    print_comparison(out, report, cmd.baseline->string(), "this run");
+    return code == kExitOk ? report.exit_code : code;
+  } catch (const ConfigError& e) {
+    if (code == kExitOk) throw;
+    std::cerr << "gnbench: error: " << e.what() << "\n";
+    return code;
+  }
+}
+
+ReproContext repro_context(const RunCommand& cmd) {
+  ReproContext repro{cmd.configs, {}, cmd.bench.context.device, cmd.bench.trials};
+  for (size_t i = 1; i < cmd.bench.kernel_folders.size(); ++i)
+    repro.kernel_dirs.push_back(cmd.bench.kernel_folders[i].string());
+  return repro;
+}
+
+// The table and what follows it: dispatch choices, best variants, statistics, coverage, summary.
+void print_report(std::ostream& out, const RunRecords& records, const RunCommand& cmd,
+                  const BenchRunner* runner, const TableOptions& table) {
+  print_table(out, records, table);
+  print_dispatch_choices(out, records);
+  print_best_variants(out, best_variants(records));
+  if (cmd.pipeline_stats) print_pipeline_statistics(out, records);
+  if (cmd.coverage && runner)
+    print_coverage(out, compute_coverage(records, runner->variants(), runner->context().info()),
+                   repro_context(cmd));
+  out << "\n";
+  print_run_summary(out, summarize_run(records));
+}
+
+}  // namespace
+
+int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
+  // Everything the user typed is checked before any GPU work.
+  std::string source;
+  std::vector<Problem> problems = gather_problems(cmd, source);
+  const std::pair<uint32_t, uint32_t> shard =
+      cmd.shard.empty() ? std::pair<uint32_t, uint32_t>{1, 1} : parse_shard(cmd.shard);
+  RunOutputs outputs(cmd);
   if (cmd.bench.dump_dir && !cmd.list) check_dump_folder(*cmd.bench.dump_dir, cmd.force);
   // Read now: an unreadable baseline is a usage error, found before the GPU work.
   std::optional<RunRecords> baseline;
@@ -164,35 +281,25 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   if (cmd.table) use_dispatch_table(bench, read_dispatch_table(*cmd.table));
   bench.context.stop = stop;  // so that a stop also ends a wait on an overrunning kernel
   const std::vector<std::string> devices = device_list(bench.context.device);
-  std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
   if (cmd.coverage && devices.size() > 1)
     throw ConfigError(
         "--coverage: takes one device (regimes depend on its subgroup size), got --device " +
         cmd.bench.context.device);
-  if (devices.size() == 1) {
+  std::optional<BenchRunner> runner;  // one device; several get one each in run_on_devices
+  auto first_device_runner = [&] {
     BenchOptions one = bench;
     one.context.device = devices.front();  // "all" on a host of one device
     runner.emplace(std::move(one));
+  };
+  if (devices.size() == 1) {
+    first_device_runner();
     runner->check_problems(problems, source);
   }
-  if (shard.second > 1) {
-    // Round-robin, so that shards of a config sorted by size get similar work.
-    std::vector<Problem> mine;
-    for (size_t i = shard.first - 1; i < problems.size(); i += shard.second)
-      mine.push_back(problems[i]);
-    if (mine.empty())
-      std::cerr << "gnbench: note: shard " << cmd.shard << " has no problems (" << problems.size()
-                << " in all)\n";
-    problems = std::move(mine);
-  }
+  problems = take_shard(std::move(problems), shard, cmd.shard);
   if (cmd.list) {
-    if (!runner) {  // several devices: the first one's plan (a `when` may use SUBGROUP)
-      BenchOptions one = bench;
-      one.context.device = devices.front();
-      runner.emplace(std::move(one));
-    }
+    if (!runner) first_device_runner();  // several devices: the first one's plan
     print_run_plan(std::cout, runner->plan(problems));
-    return 0;
+    return kExitOk;
   }
   auto stamp = [&](RunRecords& r) {
     r.context.command_line = cmd.command_line;
@@ -203,22 +310,6 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
       r.context.shard = std::to_string(shard.first) + "/" + std::to_string(shard.second);
   };
   const TableOptions table{cmd.show_skipped};
-  // Each output on its own: one that cannot be written does not cost the others.
-  bool lost = false;
-  auto save = [&](const std::optional<OutputTarget>& t, const std::function<std::string()>& text) {
-    if (!t) return;
-    try {
-      write_output(*t, text());
-    } catch (const std::runtime_error& e) {
-      std::cerr << "gnbench: error: " << t->flag << ": " << e.what() << "\n";
-      lost = true;
-    }
-  };
-  auto save_results = [&](const RunRecords& r) {
-    save(by_flag[0], [&] { return results_to_json(r, cmd.per_sample_rows).dump(1) + "\n"; });
-    save(by_flag[1], [&] { return csv_report(r); });
-    save(by_flag[2], [&] { return markdown_report(r, table); });
-  };
   const bool terminal = isatty(STDERR_FILENO);
   const Progress progress = terminal_progress(!cmd.quiet && terminal);
   // Logs get a line per finished entry (on one device; several keep to the status callback).
@@ -227,74 +318,28 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     log.emplace(std::cerr, start_log(runner->plan(problems)));
     runner->on_entry_finished([&log](const EntryRecord& e) { log->finished(e); });
   }
+  auto on_abandon = [&](const RunRecords& partial) {  // stopped while a kernel overran
+    RunRecords r = partial;
+    stamp(r);
+    outputs.save_results(r, table);
+  };
   RunRecords records =
-      runner ? runner->run(problems, progress, stop,
-                           [&](const RunRecords& partial) {  // stopped while a kernel overran
-                             RunRecords r = partial;
-                             stamp(r);
-                             save_results(r);
-                           })
+      runner ? runner->run(problems, progress, stop, on_abandon)
              : run_on_devices(bench, devices, problems, source, cmd.mixed_devices, progress, stop);
   stamp(records);
 
-  // With an output on standard output (-), the table goes to stderr so stdout stays parseable.
-  bool to_stdout = false;
-  for (const auto& t : targets) to_stdout = to_stdout || t.kind == OutputTarget::Kind::kStdout;
-  std::ostream& out = to_stdout ? std::cerr : std::cout;
-  print_table(out, records, table);
-  print_dispatch_choices(out, records);
-  print_best_variants(out, best_variants(records));
-  if (cmd.pipeline_stats) print_pipeline_statistics(out, records);
-  ReproContext repro{cmd.configs, {}, cmd.bench.context.device, cmd.bench.trials};
-  for (size_t i = 1; i < cmd.bench.kernel_folders.size(); ++i)
-    repro.kernel_dirs.push_back(cmd.bench.kernel_folders[i].string());
-  if (cmd.coverage && runner)
-    print_coverage(out, compute_coverage(records, runner->variants(), runner->context().info()),
-                   repro);
-  out << "\n";
-  print_run_summary(out, summarize_run(records));
-  save_results(records);
-
+  std::ostream& out = outputs.to_stdout() ? std::cerr : std::cout;
+  print_report(out, records, cmd, runner ? &*runner : nullptr, table);
+  outputs.save_results(records, table);
   if (cmd.on_records) cmd.on_records(records);
-  int code = records.context.complete ? 0 : 130;
-  for (const auto& e : records.entries)
-    if (is_failure(e.verdict)) code = 1;
-  if (code == 0 && records.context.validation_messages > 0) {
-    std::cerr << "gnbench: error: the validation layer reported "
-              << records.context.validation_messages << " message(s) (--validate)\n";
-    code = 1;
-  }
+  int code = run_exit_code(records);
   // After the results are written: shrinking runs more problems, and a Ctrl-C there loses nothing.
-  if (code == 1) follow_up_failures(out, records, cmd.bench, repro, {}, stop);
-  if (cmd.update_baseline) {
-    // A failing or partial run would make a baseline that hides regressions.
-    if (code == 0) {
-      const bool lost_before = lost;
-      save(by_flag[3],
-           [&] { return results_to_json(records, cmd.per_sample_rows).dump(1) + "\n"; });
-      if (lost == lost_before)
-        std::cerr << "gnbench: baseline written to " << cmd.update_baseline->string() << "\n";
-    } else {
-      std::cerr << "gnbench: not updating the baseline " << cmd.update_baseline->string()
-                << ": the run " << (code == 1 ? "failed" : "was interrupted") << "\n";
-    }
-  }
-  if (baseline) {
-    // The run's own failure wins; otherwise compare's exit code (docs/compare.md).
-    out << "\n";
-    try {
-      ComparisonReport report = compare_runs(*baseline, records, cmd.compare);
-      print_comparison(out, report, cmd.baseline->string(), "this run");
-      if (code == 0) code = report.exit_code;
-    } catch (const ConfigError& e) {
-      if (code)
-        std::cerr << "gnbench: error: " << e.what() << "\n";
-      else
-        throw;
-    }
-  }
-  if (!records.context.dump_error.empty() && code == 0) code = 2;  // the dump is incomplete
-  if (lost && code != 130) code = 2;  // an output the user asked for is missing
+  if (code == kExitFailed)
+    follow_up_failures(out, records, cmd.bench, repro_context(cmd), {}, stop);
+  if (cmd.update_baseline) update_baseline(cmd, records, code, outputs);
+  if (baseline) code = compare_with_baseline(cmd, *baseline, records, code, out);
+  if (!records.context.dump_error.empty() && code == kExitOk) code = kExitUsage;  // dump incomplete
+  if (outputs.lost() && code != kExitInterrupted) code = kExitUsage;  // an asked-for output missing
   return code;
 }
 
