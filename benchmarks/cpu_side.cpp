@@ -1,7 +1,7 @@
 // What gnbench spends on the CPU per problem: drawing inputs, the float64 reference, the error
 // metrics and invariants, and expanding configs. Sizes are elements of one tensor; 1 << 25
 // (33.5M) is the size of the largest standard shapes (sd_vae_*). These run on every core
-// (reference/parallel_for.hpp), so times are wall clock and `per_thread` is elements per
+// (base/parallel_for.hpp), so times are wall clock and `per_thread` is elements per
 // second divided by the threads used.
 #include <benchmark/benchmark.h>
 

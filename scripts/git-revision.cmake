@@ -1,4 +1,4 @@
-# Run by the build (cmake -P) before gnbench_core compiles: writes OUT, a C++ source defining
+# Run by the build (cmake -P) before gnbench_base compiles: writes OUT, a C++ source defining
 # gnbench::git_revision() from `git describe --always --dirty` in SOURCE_DIR. The file is
 # rewritten only when the revision changed, so a new commit recompiles one file, not the
 # project, and a binary never reports the revision of an older configure.

@@ -7,16 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "base/errors.hpp"  // the exit codes
 #include "cli/bench/records.hpp"
 #include "cli/compare/rank_statistics.hpp"
 
 namespace gnbench {
 
 // Exit codes of `gnbench compare` (2 is a usage error, as everywhere).
-inline constexpr int kCompareOk = 0;
-inline constexpr int kCompareCorrectnessRegression = 1;
-inline constexpr int kCompareSlower = 3;
-inline constexpr int kCompareInconclusive = 4;
+inline constexpr int kCompareOk = kExitOk;
+inline constexpr int kCompareCorrectnessRegression = kExitFailed;
+inline constexpr int kCompareSlower = kExitSlower;
+inline constexpr int kCompareInconclusive = kExitInconclusive;
 
 struct CompareOptions {
   double threshold = 0.05;     // smallest relative change of the time that matters

@@ -18,14 +18,8 @@
 #include "base/parallel_for.hpp"
 #include "cli/inputs/input_rng.hpp"
 
-// Fusing a*b+c into an FMA rounds once instead of twice and would change the last bit of
-// some draws between targets with and without FMA, so contraction is off in this file
-// (clang ignores this only when forced with -ffp-contract=fast).
-#if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
-#elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
-#endif
+// After every other include: it turns contraction off for this file's own code only.
+#include "cli/inputs/exact_float.hpp"
 
 namespace gnbench {
 namespace {
