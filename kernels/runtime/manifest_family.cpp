@@ -25,6 +25,8 @@ constexpr size_t kMaxNesting = 16;                    // placeholder values usin
   throw ConfigError(where + ": field '" + printable(field, 120) + "': " + printable(what, 400));
 }
 
+const std::string kNameRule = "names are [A-Za-z_][A-Za-z0-9_]*, not 'axes'";
+
 bool is_name(const std::string& s) {
   if (s.empty() || s.size() > 64 || s == "axes") return false;
   if (!std::isalpha(static_cast<unsigned char>(s[0])) && s[0] != '_') return false;
@@ -186,9 +188,7 @@ std::string Substitution::text(const std::string& s, const std::string& field) {
     const std::string name = s.substr(dollar + 2, close - dollar - 2);
     if (!is_name(name))
       fail(where_, field,
-           "'${" + name +
-               "}' is not a placeholder (names are [A-Za-z_][A-Za-z0-9_]*, not 'axes') in " +
-               quoted(s));
+           "'${" + name + "}' is not a placeholder (" + kNameRule + ") in " + quoted(s));
     const json& v = resolve(name, field, s).value;
     if (v.is_string())
       out += v.get_ref<const std::string&>();
@@ -262,7 +262,7 @@ std::vector<Build> Expander::values(const json& axis, const std::string& field) 
   std::vector<Build> out;
   auto bind = [&](Build& b, const std::string& name, const json& value, const std::string& at) {
     if (!is_name(name))
-      fail(where_, at, "'" + name + "' is not a placeholder name ([A-Za-z_][A-Za-z0-9_]*)");
+      fail(where_, at, "'" + name + "' is not a placeholder name (" + kNameRule + ")");
     sources_.push_back({name, at});
     b.bindings.emplace(name, Binding{&value, sources_.size() - 1, false});
   };
@@ -337,8 +337,7 @@ ExpandedFamily Expander::run() {
       fail(where_, "let", "must be an object of NAME: value, got " + let.dump());
     for (const auto& [name, value] : let.items()) {
       if (!is_name(name))
-        fail(where_, "let." + name,
-             "'" + name + "' is not a placeholder name ([A-Za-z_][A-Za-z0-9_]*)");
+        fail(where_, "let." + name, "'" + name + "' is not a placeholder name (" + kNameRule + ")");
       sources_.push_back({name, "let." + name});
       defaults.bindings.emplace(name, Binding{&value, sources_.size() - 1, true});
     }
@@ -377,11 +376,10 @@ ExpandedFamily Expander::run() {
 bool is_family(const json& entry) { return entry.is_object() && entry.contains("family"); }
 
 ExpandedFamily expand_family(const json& family, const std::string& where) {
-  if (!family["family"].is_string() || family["family"].get_ref<const std::string&>().empty())
-    fail(where, "family",
-         "must be the family's name, a non-empty string, got " + family["family"].dump());
-  return Expander(family,
-                  where + ": family '" + printable(family["family"].get<std::string>(), 80) + "'")
+  const json name = is_family(family) ? family["family"] : json();
+  if (!name.is_string() || name.get_ref<const std::string&>().empty())
+    fail(where, "family", "must be the family's name, a non-empty string, got " + name.dump());
+  return Expander(family, where + ": family '" + printable(name.get<std::string>(), 80) + "'")
       .run();
 }
 
