@@ -7,8 +7,10 @@ Prints one line per problem: M (group size), N*G, the admitted gn_* variants and
 expected fastest family by the order in docs/performance.md (3T before 5T; among 3T
 the single-pass group kernels by regime). Evaluates the manifests' expressions with the
 same variables and operators as gnbench (N C HW G CPG M E SUBGROUP; ceil_div, min, max).
+The variants come from `gnbench kernels --json` ($GNBENCH, else build/gnbench), so families
+are expanded by the loader itself.
 """
-import argparse, glob, json, os, re, sys
+import argparse, json, os, re, shutil, subprocess, sys
 
 # Most to least preferred when several admit a shape (docs/performance.md: 3T on-chip
 # builds, then regx, then the 5T fused builds; the seed last).
@@ -24,13 +26,15 @@ def evaluate(expr, v):
     return int(eval(py, {"__builtins__": {}}, env))
 
 
-def load_variants(dirs):
-    out = []
-    for d in dirs:
-        for f in sorted(glob.glob(os.path.join(d, "*.json"))):
-            doc = json.load(open(f))
-            out += doc.get("variants", [doc])
-    return out
+def load_variants(extra_dirs):
+    # gnbench lists the variants (families expanded) as it loads them: $GNBENCH, else
+    # build/gnbench of this checkout, else gnbench on PATH.
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    exe = os.environ.get("GNBENCH") or os.path.join(root, "build", "gnbench")
+    if not os.access(exe, os.X_OK):
+        exe = shutil.which("gnbench") or sys.exit("variant_coverage.py: build gnbench or set $GNBENCH")
+    cmd = [exe, "kernels", "--json"] + [a for d in extra_dirs for a in ("--kernels", d)]
+    return json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
 
 
 def rank(name):
@@ -46,14 +50,13 @@ def main():
     ap.add_argument("--subgroup", type=int, default=32)
     ap.add_argument("--kernels", action="append", default=[])
     args = ap.parse_args()
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels")
-    variants = load_variants([root] + args.kernels)
+    variants = load_variants(args.kernels)
     for path in args.configs:
         for p in json.load(open(path))["problems"]:
             N, C, HW, G = p["batch"], p["channels"], p["spatial"], p["groups"]
             v = dict(N=N, C=C, HW=HW, G=G, CPG=C // G, M=C // G * HW, E=N * C * HW,
                      SUBGROUP=args.subgroup)
-            ok = [x["name"] for x in variants if "when" not in x or evaluate(x["when"], v)]
+            ok = [x["name"] for x in variants if not x["when"] or evaluate(x["when"], v)]
             ok.sort(key=rank)
             fast = [n for n in ok if n != "seed"]
             first = fast[0] if fast else "seed only"

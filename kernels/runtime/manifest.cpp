@@ -12,6 +12,7 @@
 #include "base/json_document.hpp"
 #include "base/path_name.hpp"
 #include "base/read_file.hpp"
+#include "kernels/runtime/manifest_family.hpp"
 
 namespace gnbench {
 
@@ -168,8 +169,8 @@ StageSpec parse_stage(const Reader& r, const json& j, size_t index, const fs::pa
   return s;
 }
 
-VariantSpec parse_variant(const json& j, const fs::path& file, size_t index) {
-  std::string where = file.string();
+// `where` names the file, and the family for an expanded build.
+VariantSpec parse_variant(const json& j, const fs::path& file, size_t index, std::string where) {
   if (!j.is_object())
     throw ConfigError(where + ": variants[" + std::to_string(index) + "] must be an object");
   if (j.contains("name") && j["name"].is_string())
@@ -248,8 +249,15 @@ std::vector<VariantSpec> load_manifest_text(const std::string& text, const fs::p
     entries.push_back(doc);
   }
   std::vector<VariantSpec> variants;
-  for (size_t i = 0; i < entries.size(); ++i)
-    variants.push_back(parse_variant(entries[i], file, i));
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!is_family(entries[i])) {
+      variants.push_back(parse_variant(entries[i], file, i, file.string()));
+      continue;
+    }
+    ExpandedFamily family = expand_family(entries[i], file.string());
+    for (const json& build : family.variants)
+      variants.push_back(parse_variant(build, file, i, family.where));
+  }
   return variants;
 }
 

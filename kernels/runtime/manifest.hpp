@@ -1,6 +1,7 @@
 // Kernel manifests: the declarative description of each variant (stages, shaders, defines,
 // workgroup sizes, dispatch sizes, buffers and bindings). Adding a variant, in the repo or
-// in a user's --kernels DIR, needs a JSON file and GLSL, no C++. Format: docs/kernels.md.
+// in a user's --kernels DIR, needs a JSON file and GLSL, no C++. A family entry declares many
+// builds of one kernel at once (manifest_family.hpp). Format: docs/kernels.md.
 #pragma once
 
 #include <array>
@@ -62,8 +63,9 @@ struct VariantSpec {
 // Variables every manifest expression may use.
 Variables problem_variables(const Shape& shape, uint32_t subgroup_size);
 
-// Loads every *.json manifest in each folder (sorted by file name), validating structure,
-// expressions and names; throws ConfigError naming file, variant and field.
+// Loads every *.json manifest in each folder (sorted by file name), families expanded in place,
+// validating structure, expressions and names; throws ConfigError naming file, variant (and
+// family) and field.
 std::vector<VariantSpec> load_manifests(const std::vector<std::filesystem::path>& folders);
 
 // One manifest file's variants from its text; `file` names it in messages and its folder
