@@ -212,44 +212,28 @@ void validate_distribution(const Distribution& distribution) {
   resolve_param(find_kind(distribution.kind), distribution.param);
 }
 
-Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uint64_t seed) {
-  // The same checks as validate_distribution(), keeping the resolved param.
-  const KindEntry& entry = find_kind(distribution.kind);
-  const double param = resolve_param(entry, distribution.param);
-  if (shape.groups == 0 || shape.channels % shape.groups != 0)
-    throw std::invalid_argument("channels (" + std::to_string(shape.channels) +
-                                ") must be a multiple of groups (" + std::to_string(shape.groups) +
-                                ")");
+namespace {
 
-  const auto elements = static_cast<Eigen::Index>(shape.elements());
+double draw_normal(Eigen::Index, Rng& rng) { return rng.normal(); }
+double draw_uniform(Eigen::Index, Rng& rng) { return rng.symmetric(); }
+
+// x. The "as normal" kinds share normal's draws, so for one seed they differ from "normal"
+// only in what the kind changes.
+void draw_x(Eigen::ArrayXf& x, const Shape& shape, const KindEntry& entry, double param,
+            uint64_t seed) {
+  const uint64_t x_seed = stream_seed(seed, Stream::kX);
   const auto group_size = static_cast<Eigen::Index>(shape.group_size());
   const Eigen::Index group_count = Eigen::Index{shape.batch} * shape.groups;
-  const uint64_t x_seed = stream_seed(seed, Stream::kX);
-  const uint64_t grad_seed = stream_seed(seed, Stream::kGradOut);
-  Rng weight_rng(stream_seed(seed, Stream::kWeight));
   Rng group_rng(stream_seed(seed, Stream::kGroupParams));
-
-  Inputs in;
-  in.x.resize(elements);
-  in.grad_out.resize(elements);
-  in.weight.resize(shape.channels);
-  const auto normal = [](Eigen::Index, Rng& rng) { return rng.normal(); };
-  const auto uniform = [](Eigen::Index, Rng& rng) { return rng.symmetric(); };
-  const auto student_t = [param](Eigen::Index, Rng& rng) {
-    return rng.student_t(param, kHeavyTailLimit);
-  };
-
-  // x. The "as normal" kinds share normal's draws, so for one seed they differ from "normal"
-  // only in what the kind changes.
   switch (entry.kind) {
-    case Kind::kUniform: fill_chunked(in.x, x_seed, uniform); break;
+    case Kind::kUniform: fill_chunked(x, x_seed, draw_uniform); break;
     case Kind::kLargeMean: {
       Eigen::ArrayXd mean(group_count), stddev(group_count);
       for (Eigen::Index k = 0; k < group_count; ++k) {
         stddev[k] = det_exp(det_log(0.1) + group_rng.uniform01() * det_log(100.0));
         mean[k] = (group_rng.coin() ? param : -param) * stddev[k];
       }
-      fill_chunked(in.x, x_seed, [&](Eigen::Index i, Rng& rng) {
+      fill_chunked(x, x_seed, [&](Eigen::Index i, Rng& rng) {
         const Eigen::Index k = i / group_size;
         return mean[k] + stddev[k] * rng.normal();
       });
@@ -262,7 +246,7 @@ Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uin
       Eigen::ArrayXd level(group_count);
       for (Eigen::Index k = 0; k < group_count; ++k) level[k] = group_rng.normal();
       const double noise = param * 1e-3;
-      fill_chunked(in.x, x_seed, [&](Eigen::Index i, Rng& rng) {
+      fill_chunked(x, x_seed, [&](Eigen::Index i, Rng& rng) {
         const Eigen::Index k = i / group_size;
         const Eigen::Index r = shape.groups > 1 ? k % shape.groups : k ^ 1;
         if (r % 4 == 0) return level[k];
@@ -271,30 +255,61 @@ Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uin
       });
       break;
     }
-    case Kind::kHeavyTail: fill_chunked(in.x, x_seed, student_t); break;
-    default: fill_chunked(in.x, x_seed, normal);
+    case Kind::kHeavyTail:
+      fill_chunked(x, x_seed, [param](Eigen::Index, Rng& rng) {
+        return rng.student_t(param, kHeavyTailLimit);
+      });
+      break;
+    default: fill_chunked(x, x_seed, draw_normal);
   }
+}
 
-  // grad_out
+void draw_grad_out(Eigen::ArrayXf& grad_out, const KindEntry& entry, double param, uint64_t seed) {
+  const uint64_t grad_seed = stream_seed(seed, Stream::kGradOut);
   switch (entry.kind) {
-    case Kind::kUniform: fill_chunked(in.grad_out, grad_seed, uniform); break;
-    case Kind::kHeavyTail: fill_chunked(in.grad_out, grad_seed, student_t); break;
+    case Kind::kUniform: fill_chunked(grad_out, grad_seed, draw_uniform); break;
+    case Kind::kHeavyTail:
+      fill_chunked(grad_out, grad_seed, [param](Eigen::Index, Rng& rng) {
+        return rng.student_t(param, kHeavyTailLimit);
+      });
+      break;
     case Kind::kGradScale:
-      fill_chunked(in.grad_out, grad_seed,
+      fill_chunked(grad_out, grad_seed,
                    [param](Eigen::Index, Rng& rng) { return param * rng.normal(); });
       break;
-    default: fill_chunked(in.grad_out, grad_seed, normal);
+    default: fill_chunked(grad_out, grad_seed, draw_normal);
   }
+}
 
-  // weight: [C] is small, one sequential stream.
-  for (Eigen::Index c = 0; c < in.weight.size(); ++c) {
+// weight: [C] is small, one sequential stream.
+void draw_weight(Eigen::ArrayXf& weight, const KindEntry& entry, double param, uint64_t seed) {
+  Rng weight_rng(stream_seed(seed, Stream::kWeight));
+  for (Eigen::Index c = 0; c < weight.size(); ++c) {
     const double w = entry.kind == Kind::kUniform ? weight_rng.uniform(0.5, 1.5)
                                                   : 1.0 + 0.5 * weight_rng.normal();
-    in.weight[c] = static_cast<float>(w);
+    weight[c] = static_cast<float>(w);
   }
-  make_distinct(in.weight);
-  if (entry.kind == Kind::kWeightZeros) apply_weight_zeros(in.weight, weight_rng, param);
+  make_distinct(weight);
+  if (entry.kind == Kind::kWeightZeros) apply_weight_zeros(weight, weight_rng, param);
+}
 
+}  // namespace
+
+Inputs generate_inputs(const Shape& shape, const Distribution& distribution, uint64_t seed) {
+  // The same checks as validate_distribution(), keeping the resolved param.
+  const KindEntry& entry = find_kind(distribution.kind);
+  const double param = resolve_param(entry, distribution.param);
+  if (shape.groups == 0 || shape.channels % shape.groups != 0)
+    throw std::invalid_argument("channels (" + std::to_string(shape.channels) +
+                                ") must be a multiple of groups (" + std::to_string(shape.groups) +
+                                ")");
+  Inputs in;
+  in.x.resize(static_cast<Eigen::Index>(shape.elements()));
+  in.grad_out.resize(in.x.size());
+  in.weight.resize(shape.channels);
+  draw_x(in.x, shape, entry, param, seed);
+  draw_grad_out(in.grad_out, entry, param, seed);
+  draw_weight(in.weight, entry, param, seed);
   if (!in.x.allFinite() || !in.grad_out.allFinite() || !in.weight.allFinite())
     throw std::invalid_argument("distribution '" + entry.info.kind + "' with param " +
                                 format_param(param) + " overflows float32");
