@@ -10,7 +10,8 @@
 # Subset: CI has 90 minutes on 2 cores for the Release suite, this one and fuzzing, so the
 # three slowest suites, whose time goes to whole timed benchmark runs in the uninstrumented
 # lavapipe driver, are left to the Release run: Cli, CliCompare (other engineers' end-to-end
-# CLI runs, about 7 of the Release suite's 12 CPU-minutes) and Validation. Everything else
+# CLI runs, about 7 of the Release suite's 12 CPU-minutes) and Validation; and the layers.*
+# compiler probes, which run no gnbench code. Everything else
 # runs, including the seed and broken-kernel runs, the CLI bad-input corpus, and the SIGINT
 # and kernel-timeout tests on the sanitized binary.
 # GNBENCH_SANITIZER_ALL=1 runs every test; GNBENCH_SANITIZER_CTEST_ARGS adds ctest arguments.
@@ -25,7 +26,7 @@ cmake --build --preset asan
 # lsan.supp's driver lines apply (the ASan runtime must come first in the list).
 lvp=/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
 if [[ -e $lvp ]]; then export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $lvp"; fi
-subset=(-E '^(Cli|CliCompare|Validation)\.')
+subset=(-E '^(Cli|CliCompare|Validation|layers)\.')
 if [[ "${GNBENCH_SANITIZER_ALL:-0}" == 1 ]]; then subset=(); fi
 # shellcheck disable=SC2086  # word splitting of the extra arguments is wanted
 ctest --preset asan "${subset[@]}" ${GNBENCH_SANITIZER_CTEST_ARGS:-}
