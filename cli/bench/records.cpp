@@ -37,13 +37,9 @@ double EntryRecord::worst_scaled_error() const {
   return worst;
 }
 
-double copy_gbps_of(const EntryRecord& e, const RunContext& context) {
-  return e.device.empty() ? context.copy_gbps : e.device_copy_gbps;
-}
-
 void derive_figures(RunRecords& records) {
   for (EntryRecord& e : records.entries) {
-    const double copy = copy_gbps_of(e, records.context);
+    const double copy = e.device.empty() ? records.context.copy_gbps : e.device_copy_gbps;
     for (auto* t : {&e.cold, &e.hot}) {
       if (!*t) continue;
       Throughput& f = (*t)->throughput;

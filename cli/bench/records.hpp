@@ -87,10 +87,8 @@ struct RunRecords {
   std::vector<EntryRecord> entries;
 };
 
-// The copy bandwidth an entry's % of copy is against: its own device's in a run over several
-// devices, else the run's (0: not measured).
-double copy_gbps_of(const EntryRecord& e, const RunContext& context);
-// Sets every timing's Throughput from the bytes, the median and copy_gbps_of(). Called where
+// Sets every timing's Throughput from the bytes, the median and the copy bandwidth (the entry's
+// own device's in a run over several devices, else the run's). Called where
 // records are made (the run, a merge, reading a results file); printers only format them.
 void derive_figures(RunRecords& records);
 

@@ -32,7 +32,6 @@ constexpr uint32_t kMaxCount = 100000;
 class Draw : public PortableRandom {
  public:
   explicit Draw(uint64_t seed) : PortableRandom(seed) {}
-  double unit() { return uniform01(); }
   // Log-uniform by binary order of magnitude in [lo, hi] (1 <= lo; hi < lo means lo).
   uint64_t size(uint64_t lo, uint64_t hi) {
     if (hi <= lo) return lo;
@@ -58,7 +57,7 @@ uint64_t divisor_of(uint64_t c, Draw& d) {
 float draw_eps(const RandomSpec& s, Draw& d) {
   const double lo = std::log10(s.eps[0]), hi = std::log10(s.eps[1]);
   char text[32];
-  std::snprintf(text, sizeof text, "%.2e", std::pow(10.0, lo + (hi - lo) * d.unit()));
+  std::snprintf(text, sizeof text, "%.2e", std::pow(10.0, lo + (hi - lo) * d.uniform01()));
   const double eps = std::clamp(std::strtod(text, nullptr), s.eps[0], s.eps[1]);
   return static_cast<float>(eps);
 }
@@ -165,7 +164,7 @@ std::vector<Problem> generate_random_problems(const RandomSpec& spec) {
     Draw d(mix64(mix64(spec.seed) + i));
     Problem p;
     p.random = true;
-    if (!(d.unit() < spec.fold_fraction && draw_fold(spec, d, p.shape)))
+    if (!(d.uniform01() < spec.fold_fraction && draw_fold(spec, d, p.shape)))
       p.shape = draw_plain(spec, d);
     p.eps = draw_eps(spec, d);
     p.distribution.kind = spec.distributions[d.below(spec.distributions.size())];
