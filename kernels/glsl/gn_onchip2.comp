@@ -20,7 +20,18 @@
 // stays accurate even when K is an outlier of the group. The corrected form (mean
 // m^ + sum(e)/M, M2 - sum(e)^2/M) cost an add per element and no test saw it more accurate
 // (run 19).
+//
+// GROUP_MAJOR (the gn_gmajor_* builds): one dispatch. Workgroup g takes the samples
+// n = 0, 1, ... of group g in turn, so the thread that forms row rr's partial for one sample
+// forms it for every sample: it keeps the sums over n in registers and writes grad_weight /
+// grad_bias itself (no part[] records, no second dispatch). For small batches, where the
+// second dispatch's fixed cost (3-4 us on the H200, gpu-log run 24) outweighs the samples
+// taken one after another.
+#ifdef GROUP_MAJOR
+#define PARAMS_BINDING 6
+#else
 #define PARAMS_BINDING 5
+#endif
 #include "gn_common.glsl"
 
 #ifndef SLOTS
@@ -35,7 +46,14 @@ layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
 layout(std430, set = 0, binding = 2) readonly buffer WBuf { float weight[]; };
 layout(std430, set = 0, binding = 3) writeonly buffer DxBuf { VT dx_v[]; };
+#ifdef GROUP_MAJOR
+layout(std430, set = 0, binding = 4) writeonly buffer GwBuf { float grad_weight[]; };
+layout(std430, set = 0, binding = 5) writeonly buffer GbBuf { float grad_bias[]; };
+// Rows per thread: CPG <= 1024 (the manifests' `when`).
+#define ROW_ITERS ((1024 + WG_SIZE - 1) / WG_SIZE)
+#else
 layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
+#endif
 
 // Segment sums (sum dy, sum dy*e), stored at the chunk index where the segment starts.
 shared vec2 s_seg[QCAP];
@@ -65,9 +83,17 @@ void main() {
   const uint HWV = HW / VEC;                                   // row length in VT units
   const uint cpr = (HWV + SUBGROUP_SIZE - 1) / SUBGROUP_SIZE;  // chunks per row
 
+#ifdef GROUP_MAJOR
+  const uint g = linear_workgroup_id();
+  if (g >= G) return;  // idle workgroups of a folded dispatch
+  vec2 acc_rows[ROW_ITERS];  // (sum_n rstd * B, sum_n A) of rows lid + it * WG_SIZE
+  [[unroll]] for (uint it = 0; it < ROW_ITERS; ++it) acc_rows[it] = vec2(0.0);
+  for (uint n = 0; n < params.batch; ++n) {
+#else
   const uint ng = linear_workgroup_id();
   if (ng >= params.batch * G) return;  // idle workgroups of a folded dispatch
   const uint n = ng / G, g = ng % G;
+#endif
   const uint J = cpr;             // chunks per row
   const uint Q = CPG * J;         // chunks in the group
   const float M = float(CPG * HW);  // elements in the group
@@ -116,8 +142,14 @@ void main() {
   VT acc = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
   // Published by wg_sum_d's barrier.
+#ifdef GROUP_MAJOR
+  if (n == 0u) {  // the same weights for every sample
+#endif
   if (gl_LocalInvocationID.x < CPG) s_w[gl_LocalInvocationID.x] = w_pre;
   for (uint rr = gl_LocalInvocationID.x + WG_SIZE; rr < CPG; rr += WG_SIZE) s_w[rr] = weight[g * CPG + rr];
+#ifdef GROUP_MAJOR
+  }
+#endif
   const float mean_t = wg_sum_d(hsum(acc)) / M;
 
   // Pass 2: e = d - mean_t; sum e^2 per subgroup; (sum dy, sum dy*e) per segment.
@@ -145,13 +177,23 @@ void main() {
     const float rstd = inversesqrt(m2 / M + uintBitsToFloat(params.eps_bits));
     // Row totals: the segment at the row's start, plus one per subgroup starting inside it.
     vec2 wsum = vec2(0.0);
+#ifdef GROUP_MAJOR
+    [[unroll]] for (uint it = 0; it < ROW_ITERS; ++it) {
+      const uint rr = gl_LocalInvocationID.x + it * WG_SIZE;
+      if (rr >= CPG) break;
+#else
     for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) {
+#endif
       vec2 tot = s_seg[rr * J];
       for (uint s2 = (rr * J) / KQ + 1u; s2 < NUM_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[s2 * KQ];
       const float A = tot.x;
       const float B = tot.y;  // sum dy*(d - mean_t)
       wsum += s_w[rr] * vec2(A, B);
+#ifdef GROUP_MAJOR
+      acc_rows[it] += vec2(rstd * B, A);
+#else
       part[group_row + rr] = vec2(rstd * B, A);
+#endif
     }
     const vec2 W = wg_sum_w(wsum);
     // grad_input = rstd * (w*dy - mean(w*dy) - rstd^2 * mean(w*dy*(x-mean)) * (x-mean)).
@@ -169,4 +211,14 @@ void main() {
       if (++jj == J) { jj = 0u; ++r; }
     }
   }
+#ifdef GROUP_MAJOR
+  }  // samples
+  [[unroll]] for (uint it = 0; it < ROW_ITERS; ++it) {
+    const uint rr = gl_LocalInvocationID.x + it * WG_SIZE;
+    if (rr < CPG) {
+      grad_weight[g * CPG + rr] = acc_rows[it].x;
+      grad_bias[g * CPG + rr] = acc_rows[it].y;
+    }
+  }
+#endif
 }
