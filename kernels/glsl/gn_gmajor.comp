@@ -10,8 +10,7 @@
 //
 // Per sample the arithmetic is gn_sgroup.comp's ENTRY_SUBGROUP: d = x - K with K the
 // (n, g)'s first element, two-pass statistics with subgroupAdd, channel sums (sum dy,
-// sum dy*e) by P lanes per channel through shared memory (for CPG <= DIRECT_CPG: one
-// subgroupAdd per channel from the registers), grad_input =
+// sum dy*e) by P lanes per channel through shared memory, grad_input =
 // rstd * (w*dy - (cA + k2 * e)) with w*dy a `precise` product. The lane that forms channel
 // c's sums for one sample forms them for every sample (the mapping depends on CPG and HW
 // only), so it keeps (sum_n rstd*B, sum_n A) in registers; at the end the subgroups' totals
@@ -25,10 +24,6 @@
 #ifndef PREFETCH
 #define PREFETCH 0
 #endif
-// Up to this many channels per group, each channel's sums are one subgroupAdd over the
-// registers: the shared-memory path costs a chain of dependent reads per lane (HW / P of
-// them, then P to combine), which dominated groups of one long row (G = C).
-#define DIRECT_CPG 8u
 
 layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { float dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { float x_v[]; };
@@ -70,8 +65,7 @@ void main() {
   const uint sbase = s * CAP;
   // Channel sums: P lanes per channel, each a contiguous piece of its row; CH channels per
   // round. Rounds = ceil(CPG / CH) <= SLOTS (CPG <= M <= CAP; one round when CPG < SUBGROUP).
-  const bool direct = CPG <= DIRECT_CPG;  // lane c < CPG keeps channel c's sums over n
-  const uint P = direct || CPG >= SUBGROUP_SIZE ? 1u : SUBGROUP_SIZE / CPG;
+  const uint P = CPG >= SUBGROUP_SIZE ? 1u : SUBGROUP_SIZE / CPG;
   const uint CH = SUBGROUP_SIZE / P;
   const uint p = lane % P;
   const uint h0 = p * HW / P, h1 = (p + 1u) * HW / P;
@@ -102,34 +96,18 @@ void main() {
       const uint i = k * SUBGROUP_SIZE + lane;
       const float e = i < M ? cur.d[k] - mean_t : 0.0;
       se2 = fma(e, e, se2);  // explicit fma: see gn_sgroup.comp
-      if (!direct && i < M) {
+      if (i < M) {
         s_dy[sbase + i] = cur.dy[k];
         s_e[sbase + i] = e;
       }
     }
     const float rstd = inversesqrt(subgroupAdd(se2) / float(M) + uintBitsToFloat(params.eps_bits));
-    vec2 wsum = vec2(0.0);
-    if (direct) {
-      [[unroll]] for (uint c = 0; c < DIRECT_CPG; ++c) {
-        if (c < CPG) {  // uniform
-          vec2 ab = vec2(0.0);
-          [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-            const uint i = k * SUBGROUP_SIZE + lane;
-            if (i < M && i / HW == c) ab = vec2(ab.x + cur.dy[k], fma(cur.dy[k], cur.d[k] - mean_t, ab.y));
-          }
-          ab = subgroupAdd(ab);
-          if (lane == c) {
-            wsum = fma(vec2(wr[0]), ab, wsum);
-            acc[0] += vec2(rstd * ab.y, ab.x);
-          }
-        }
-      }
-    }
     subgroupMemoryBarrierShared();
     subgroupBarrier();
+    vec2 wsum = vec2(0.0);
     [[unroll]] for (uint r = 0; r < SLOTS; ++r) {
       const uint c0 = r * CH;
-      if (!direct && c0 < CPG) {  // uniform in the subgroup
+      if (c0 < CPG) {  // uniform in the subgroup
         const uint c = c0 + lane / P;
         const bool mine = lane < CH * P && c < CPG;
         vec2 ab = vec2(0.0);
