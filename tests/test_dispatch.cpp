@@ -330,15 +330,16 @@ TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
   auto add = [&](uint32_t n, uint32_t cpg, uint32_t hw) {
     problems.push_back(generated_problem(rng, "g" + std::to_string(k++), n, cpg, hw, pick(1, 5)));
   };
-  // gn_gmajor_sg2 / sg8 / sg32, at most 8 / 4 / 2 samples per subgroup.
+  // gn_gmajor_sg2 / sg8 / sg32, at most 8 / 4 / 2 samples per subgroup and CPG <= 2 * sg.
   const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> sg_ranges = {
       {1, sg * 2, 1024 / sg * 8},
       {sg * 2 + 1, sg * 8, 256 / sg * 4},
       {sg * 8 + 1, sg * 32, 64 / sg * 2}};
   for (auto [lo, hi, most_n] : sg_ranges)
     for (uint32_t n : {1u, 2u, pick(3, most_n)}) {
-      const auto [cpg, hw] = random_group(rng, lo, hi);
-      add(n, cpg, hw);
+      auto group = random_group(rng, lo, hi);
+      while (group.first > 2 * sg) group = random_group(rng, lo, hi);
+      add(n, group.first, group.second);
     }
   // Batch 1: chunks of `sg` vec4 (HW = 4 * sg * a) or odd rows (scalar).
   const uint32_t small_v4 = 256 / sg * 4, large_v4 = 1024 / sg * 7;

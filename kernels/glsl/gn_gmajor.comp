@@ -24,6 +24,13 @@
 #ifndef PREFETCH
 #define PREFETCH 0
 #endif
+// Rounds of channel sums a lane takes part in: ceil(CPG / SUBGROUP_SIZE) when CPG >=
+// SUBGROUP_SIZE, else 1 (the manifests' `when` keeps CPG <= ROUNDS * SUBGROUP_SIZE). Each
+// round keeps a weight and two sums per lane in registers for the whole kernel, so a bound
+// of SLOTS (every M <= CAP) spilled the 32-slot build (H200 run 25).
+#ifndef ROUNDS
+#define ROUNDS 2
+#endif
 
 layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { float dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { float x_v[]; };
@@ -64,14 +71,14 @@ void main() {
   const uint s = gl_SubgroupID, lane = gl_SubgroupInvocationID;
   const uint sbase = s * CAP;
   // Channel sums: P lanes per channel, each a contiguous piece of its row; CH channels per
-  // round. Rounds = ceil(CPG / CH) <= SLOTS (CPG <= M <= CAP; one round when CPG < SUBGROUP).
+  // round. Rounds = ceil(CPG / CH) <= ROUNDS (one round when CPG < SUBGROUP).
   const uint P = CPG >= SUBGROUP_SIZE ? 1u : SUBGROUP_SIZE / CPG;
   const uint CH = SUBGROUP_SIZE / P;
   const uint p = lane % P;
   const uint h0 = p * HW / P, h1 = (p + 1u) * HW / P;
-  float wr[SLOTS];  // this lane's channel weight per round
-  vec2 acc[SLOTS];  // (sum_n rstd * sum dy*e, sum_n sum dy) per round
-  [[unroll]] for (uint r = 0; r < SLOTS; ++r) {
+  float wr[ROUNDS];  // this lane's channel weight per round
+  vec2 acc[ROUNDS];  // (sum_n rstd * sum dy*e, sum_n sum dy) per round
+  [[unroll]] for (uint r = 0; r < ROUNDS; ++r) {
     const uint c = r * CH + lane / P;
     wr[r] = r * CH < CPG && c < CPG ? weight[g * CPG + c] : 0.0;
     acc[r] = vec2(0.0);
@@ -105,7 +112,7 @@ void main() {
     subgroupMemoryBarrierShared();
     subgroupBarrier();
     vec2 wsum = vec2(0.0);
-    [[unroll]] for (uint r = 0; r < SLOTS; ++r) {
+    [[unroll]] for (uint r = 0; r < ROUNDS; ++r) {
       const uint c0 = r * CH;
       if (c0 < CPG) {  // uniform in the subgroup
         const uint c = c0 + lane / P;
@@ -152,7 +159,7 @@ void main() {
 
   // grad_weight / grad_bias: each subgroup's totals (its own region of s_dy / s_e), then the
   // subgroups in order.
-  [[unroll]] for (uint r = 0; r < SLOTS; ++r) {
+  [[unroll]] for (uint r = 0; r < ROUNDS; ++r) {
     const uint c = r * CH + lane / P;
     if (r * CH < CPG && lane < CH * P && c < CPG && p == 0u) {
       s_dy[sbase + c] = acc[r].x;
