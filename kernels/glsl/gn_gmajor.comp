@@ -26,8 +26,9 @@
 #endif
 // Rounds of channel sums a lane takes part in: ceil(CPG / SUBGROUP_SIZE) when CPG >=
 // SUBGROUP_SIZE, else 1 (the manifests' `when` keeps CPG <= ROUNDS * SUBGROUP_SIZE). Each
-// round keeps a weight and two sums per lane in registers for the whole kernel, so a bound
-// of SLOTS (every M <= CAP) spilled the 32-slot build (H200 run 25).
+// round keeps a weight and two sums per lane in registers for the whole kernel: bounded by
+// SLOTS instead (every M <= CAP), the 32-slot build took 14.2 us on retinanet_fpn_p7 against
+// 9.5 with ROUNDS 2 (H200 run 25).
 #ifndef ROUNDS
 #define ROUNDS 2
 #endif
