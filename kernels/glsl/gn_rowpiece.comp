@@ -1,0 +1,93 @@
+#version 450
+// Stage 1 of gn_fused_rp: gn_tile.comp's ENTRY_PARTIALS for rows of any length that are at
+// least a tile long (one row per tile, R = 1), read as vec4 even when HW % 4 != 0. The scalar
+// tile stage issues four times the loads and arithmetic per byte and took 95.6 us on
+// 1x512x49999/512 where the vec4 one takes 55.5 on 1x512x50000 (H200 run 25e); rows whose
+// start is not 16-byte aligned are what left such shapes to it.
+//
+// Tile t of group (n, g) is piece p of row rr (t = rr * P + p): scalar columns
+// [p * JP * SUBGROUP_SIZE, min((p + 1) * JP * SUBGROUP_SIZE, HW)), the geometry of the scalar
+// gn_fused builds, so gn_combine.comp (VEC 1) merges the records as it does theirs. The piece
+// is one contiguous range of the flat tensor; each invocation loads the aligned vec4 that
+// cover it, every VT_SLOTS-th, and masks the elements outside. Records as ENTRY_PARTIALS:
+// tilerec = (m^, M2) of d = x - K (K the group's first element; two-pass with the rounded
+// m^ as the tile mean), rowrec = (sum dy, sum dy * (d - m^)); every sum in a fixed order.
+#define PARAMS_BINDING 4
+#include "gn_common.glsl"
+
+#ifndef VT_SLOTS
+#error "define VT_SLOTS (vec4 per invocation: a piece's vec4, plus one for misalignment)"
+#endif
+
+layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { vec4 dy_v[]; };
+layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { vec4 x_v[]; };
+layout(std430, set = 0, binding = 2) writeonly restrict buffer TileBuf { vec2 tilerec[]; };  // [N*G*TPG]
+layout(std430, set = 0, binding = 3) writeonly restrict buffer RowBuf { vec2 rowrec[]; };    // [N*C*P]
+
+DEFINE_WG_SUM(wg_sum_d, float, 0.0)
+DEFINE_WG_SUM(wg_sum_rec, vec3, vec3(0.0))
+
+float element(uint f) { return x_v[f >> 2u][f & 3u]; }
+
+void main() {
+  const uint C = params.channels, HW = params.spatial, G = params.num_groups;
+  const uint CPG = C / G;
+  const uint P = params.aux_lo.y, JP = params.aux_lo.z, TPG = params.aux_lo.w;
+
+  const uint tile_id = linear_workgroup_id();
+  if (tile_id >= params.batch * G * TPG) return;  // idle workgroups of a folded dispatch
+  const uint ng = tile_id / TPG, t = tile_id % TPG;
+  const uint n = ng / G, g = ng % G;
+  const uint rr = t / P, p = t % P;
+  const uint group_row = n * C + g * CPG;
+  const uint row = group_row + rr;
+  // The piece in flat scalar indices, and the vec4 that cover it.
+  const uint lo = row * HW + p * JP * SUBGROUP_SIZE;
+  const uint hi = row * HW + min((p + 1u) * JP * SUBGROUP_SIZE, HW);
+  const uint v0 = lo >> 2u, v1 = (hi + 3u) >> 2u;
+  const float cnt = float(hi - lo);
+  const float K = element(group_row * HW);
+  const uint E = params.batch * C * HW;
+
+  vec4 d[VT_SLOTS], dy[VT_SLOTS];
+  bvec4 in_piece[VT_SLOTS];
+  [[unroll]] for (uint k = 0; k < VT_SLOTS; ++k) {
+    const uint v = v0 + k * WG_SIZE + gl_LocalInvocationID.x;
+    const uvec4 f = uvec4(4u * v) + uvec4(0u, 1u, 2u, 3u);
+    in_piece[k] = bvec4(uvec4(greaterThanEqual(f, uvec4(lo))) & uvec4(lessThan(f, uvec4(hi))));
+    d[k] = vec4(0.0);
+    dy[k] = vec4(0.0);
+    if (v < v1) {
+      if (4u * v + 3u < E) {
+        d[k] = x_v[v];
+        dy[k] = dy_v[v];
+      } else {  // the tensor's last vec4 is partial: no load past its end
+        for (uint c = 0; c < 4u; ++c)
+          if (4u * v + c < E) {
+            d[k][c] = x_v[v][c];
+            dy[k][c] = dy_v[v][c];
+          }
+      }
+    }
+  }
+  // Pass 1: the tile mean of d (elements outside the piece selected out, not multiplied:
+  // a neighbour's value never reaches a sum).
+  float sd = 0.0;
+  [[unroll]] for (uint k = 0; k < VT_SLOTS; ++k) {
+    d[k] = mix(vec4(0.0), d[k] - K, in_piece[k]);
+    dy[k] = mix(vec4(0.0), dy[k], in_piece[k]);
+    sd += hsum(d[k]);
+  }
+  const float mean_t = wg_sum_d(sd) / cnt;
+  // Pass 2: M2, sum dy, sum dy*e with e = d - m^ (0 outside the piece).
+  vec3 acc = vec3(0.0);
+  [[unroll]] for (uint k = 0; k < VT_SLOTS; ++k) {
+    const vec4 e = mix(vec4(0.0), d[k] - mean_t, in_piece[k]);
+    acc += vec3(hsum(e * e), hsum(dy[k]), hsum(dy[k] * e));
+  }
+  const vec3 tot = wg_sum_rec(acc);
+  if (gl_LocalInvocationID.x == 0u) {
+    tilerec[tile_id] = vec2(mean_t, tot.x);
+    rowrec[row * P + p] = tot.yz;
+  }
+}
