@@ -10,7 +10,12 @@
 // which float32 cannot hold to the precision needed, never appears; and w*dy - cA is
 // exactly 0 for one-element groups, whose reference gradient is exactly 0.
 // The includer declares tilerec, rowrec, weight (read), part and coef (written), and uses
-// the VEC and SUBGROUP_SIZE of the tile stage: the tile sizes follow from them.
+// the VEC and SUBGROUP_SIZE of the tile stage: the tile sizes follow from them. An includer
+// that stores a row's (rstd * sum dy*(x-mean), sum dy) elsewhere defines MERGE_STORE_ROW, and
+// one without coef[] defines MERGE_ONLY (no combine_group()).
+#ifndef MERGE_STORE_ROW
+#define MERGE_STORE_ROW(row, dw, db) part[row] = vec2(dw, db)
+#endif
 
 DEFINE_WG_SUM(cb_sum_mean, float, 0.0)
 DEFINE_WG_SUM(cb_sum_m2, float, 0.0)
@@ -80,12 +85,13 @@ GroupCoef merge_group(uint ng) {
       B += rec.y + (tmean - mean) * rec.x;
     }
     wsum += (first ? w0 : weight[g * CPG + rr]) * vec2(A, B);
-    part[row] = vec2(rstd * B, A);
+    MERGE_STORE_ROW(row, rstd * B, A);
   }
   const vec2 W = cb_sum_w(wsum);
   return GroupCoef(mean, rstd, W.x / M, rstd * rstd * (W.y / M));
 }
 
+#ifndef MERGE_ONLY  // the includer has no coef[]
 void combine_group(uint ng, float K) {
   const GroupCoef gc = merge_group(ng);
   const uint CPG = params.channels / params.num_groups;
@@ -96,3 +102,4 @@ void combine_group(uint ng, float K) {
     coef[2u * (group_row + rr) + 1u] = vec4(K, gc.mean, 0.0, 0.0);
   }
 }
+#endif
