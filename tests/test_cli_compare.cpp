@@ -187,6 +187,15 @@ TEST_F(CliCompare, ShardsMergeToTheFullRun) {
 
   EXPECT_EQ(sh(merge).code, 2);  // exists, no --force
   EXPECT_EQ(sh(merge + " --force").code, 0);
+  // A name ending in .gz gets gzip bytes, which every reader takes.
+  Shell gz = sh(q(kBin) + " merge " + q(dir_ / "s1.json") + " " + q(dir_ / "s2.json") + " -o " +
+                q(dir_ / "merged.json.gz"));
+  ASSERT_EQ(gz.code, 0) << gz.out;
+  std::ifstream gin(dir_ / "merged.json.gz", std::ios::binary);
+  unsigned char magic[2] = {};
+  gin.read(reinterpret_cast<char*>(magic), 2);
+  EXPECT_TRUE(magic[0] == 0x1f && magic[1] == 0x8b);
+  EXPECT_EQ(entry_names(dir_ / "merged.json.gz"), entry_names(dir_ / "merged.json"));
   Shell clash = sh(q(kBin) + " merge " + q(dir_ / "s1.json") + " " + q(dir_ / "merged.json") +
                    " -o " + q(dir_ / "clash.json"));
   EXPECT_EQ(clash.code, 0) << clash.out;  // identical repeats are fine

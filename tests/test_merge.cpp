@@ -1,7 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "base/errors.hpp"
 #include "cli/compare/merge.hpp"
+#include "cli/report/gzip_text.hpp"
 #include "cli/report/results_json.hpp"
 
 namespace gnbench {
@@ -144,6 +147,23 @@ TEST(Merge, PipelineStatisticsAreUnitedAndSurviveTheResultsFile) {
 }
 
 TEST(Merge, NothingToMergeIsAnError) { EXPECT_THROW(merge_runs({}, {}), ConfigError); }
+
+// Results written to a .gz name are gzip, read back as they were written; other names as given.
+TEST(GzipText, NamedGzRoundTripsOtherNamesAsGiven) {
+  std::mt19937 rng(std::random_device{}());
+  for (int round = 0; round < 20; ++round) {
+    std::string text(std::uniform_int_distribution<size_t>(0, 200000)(rng), ' ');
+    const char alphabet[] = "{}[]\":,0123456789.e-abc \n";
+    for (char& c : text) c = alphabet[rng() % (sizeof alphabet - 1)];
+    const std::string gz = gzip_if_named("r.json.gz", text);
+    ASSERT_GE(gz.size(), 2u);
+    EXPECT_EQ(static_cast<unsigned char>(gz[0]), 0x1f);
+    EXPECT_EQ(static_cast<unsigned char>(gz[1]), 0x8b);
+    EXPECT_EQ(gunzip_if_compressed(gz, "r.json.gz"), text);
+    EXPECT_EQ(gzip_if_named("r.json", text), text);
+    EXPECT_EQ(gzip_if_named("-", text), text);
+  }
+}
 
 }  // namespace
 }  // namespace gnbench

@@ -3,6 +3,7 @@
 #include "base/output_target.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/compare/merge.hpp"
+#include "cli/report/gzip_text.hpp"
 #include "cli/report/results_json.hpp"
 
 namespace gnbench {
@@ -14,7 +15,7 @@ int merge_command(const MergeCommand& cmd) {
   std::vector<std::string> warnings;
   RunRecords merged = merge_runs(inputs, {cmd.ignore_device}, &warnings);
   for (const auto& w : warnings) std::cerr << "gnbench: warning: " << w << "\n";
-  write_output(target, results_to_json(merged).dump(1) + "\n");
+  write_output(target, gzip_if_named(target.path, results_to_json(merged).dump(1) + "\n"));
   std::cout << "merged " << merged.entries.size() << " entries from " << inputs.size()
             << (inputs.size() == 1 ? " file" : " files") << " into " << cmd.output.string() << "\n";
   return 0;

@@ -21,6 +21,7 @@
 #include "cli/report/best_variants.hpp"
 #include "cli/report/coverage_table.hpp"
 #include "cli/report/csv_printer.hpp"
+#include "cli/report/gzip_text.hpp"
 #include "cli/report/markdown_printer.hpp"
 #include "cli/report/progress_log.hpp"
 #include "cli/report/results_json.hpp"
@@ -180,7 +181,7 @@ class RunOutputs {
     }
   }
   void save_results(const RunRecords& r, const TableOptions& table) {
-    save(kJson, [&] { return results_json_text(r); });
+    save(kJson, [&] { return gzip_if_named(slots_[kJson]->path, results_json_text(r)); });
     save(kCsv, [&] { return csv_report(r); });
     save(kMd, [&] { return markdown_report(r, table); });
   }

@@ -2,6 +2,8 @@
 
 #include <zlib.h>
 
+#include <stdexcept>
+
 #include "base/errors.hpp"
 
 namespace gnbench {
@@ -34,6 +36,27 @@ std::string gunzip_if_compressed(std::string bytes, const std::string& source, s
     if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0)
       throw ConfigError(source + ": corrupt gzip data (truncated)");
   }
+  return out;
+}
+
+std::string gzip_if_named(const std::filesystem::path& path, std::string text) {
+  if (path.extension() != ".gz") return text;
+  z_stream z{};
+  // 16: write a gzip header and trailer; level 6, zlib's default.
+  if (deflateInit2(&z, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+    throw std::runtime_error(path.string() + ": cannot compress: zlib initialisation failed");
+  struct End {
+    z_stream* z;
+    ~End() { deflateEnd(z); }
+  } end{&z};
+  std::string out(deflateBound(&z, static_cast<uLong>(text.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(text.data());
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  if (deflate(&z, Z_FINISH) != Z_STREAM_END)
+    throw std::runtime_error(path.string() + ": cannot compress");
+  out.resize(out.size() - z.avail_out);
   return out;
 }
 

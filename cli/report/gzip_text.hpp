@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <filesystem>
 #include <string>
 
 namespace gnbench {
@@ -11,5 +12,9 @@ namespace gnbench {
 // `max_bytes` (a zip bomb must not fill memory).
 std::string gunzip_if_compressed(std::string bytes, const std::string& source,
                                  size_t max_bytes = size_t{1} << 30);
+
+// The text as it is stored at `path`: gzip-compressed when the name ends in ".gz" (a results
+// file named x.json.gz is what its name says), else unchanged.
+std::string gzip_if_named(const std::filesystem::path& path, std::string text);
 
 }  // namespace gnbench
