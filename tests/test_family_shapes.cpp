@@ -1,0 +1,179 @@
+// Kernel families on generated shapes: every build of a family over the range its `when`
+// admits at the device's subgroup size, with hard input distributions, against the float64
+// reference (what the fixed problems of configs/verify.json cannot cover alone).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+#include <tuple>
+
+#include "run_binary.hpp"
+
+namespace gnbench {
+namespace {
+
+using nlohmann::json;
+using testing::run_gnbench;
+using testing::RunSpec;
+using testing::TempDir;
+
+uint32_t device_subgroup_size() {
+  auto r = run_gnbench(RunSpec({"devices", "--json"}, 60));
+  const json j = json::parse(r.out, nullptr, false);
+  if (j.is_array() && !j.empty()) return j[0].value("subgroup_size", 0u);
+  if (j.is_object()) return j.value("subgroup_size", 0u);
+  return 0;
+}
+
+const char* kHardDistributions[] = {"\"normal\"", R"({"kind": "large_mean", "param": 1000})",
+                                    R"({"kind": "near_constant", "param": 0})",
+                                    R"({"kind": "heavy_tail", "param": 0})", "\"weight_zeros\""};
+
+json generated_problem(std::mt19937& rng, const std::string& name, uint32_t n, uint32_t cpg,
+                       uint32_t hw, uint32_t g) {
+  json p = json::parse("{\"distribution\": " + std::string(kHardDistributions[rng() % 5]) + "}");
+  p.update({{"name", name}, {"batch", n}, {"channels", cpg * g}, {"spatial", hw}, {"groups", g}});
+  return p;
+}
+
+// Runs `variants` on the generated problems against the float64 reference: everything that
+// runs passes, and every build in `builds` ran on at least one of them.
+void expect_every_build_passes(const json& problems, const std::string& variants,
+                               const std::vector<std::string>& builds, const std::string& tag) {
+  TempDir dir(tag);
+  std::ofstream(dir / "c.json") << json{{"problems", problems}}.dump();
+  auto r = run_gnbench(RunSpec(
+      {"run", dir / "c.json", "--variant", variants, "--no-timing", "--json", dir / "r.json", "-q"},
+      180));
+  ASSERT_EQ(r.exit_code, 0) << problems.dump() << "\n" << r.describe();
+  std::ifstream in(dir / "r.json");
+  std::set<std::string> passed;
+  const json results = json::parse(in);
+  for (const auto& b : results["benchmarks"])
+    if (b.contains("gnbench") && b["gnbench"]["verdict"] == "PASS")
+      passed.insert(b["gnbench"]["variant"]);
+  for (const auto& v : builds)
+    EXPECT_TRUE(passed.count(v)) << v << " never ran: " << problems.dump();
+}
+
+// A group of m elements as (CPG, HW) with HW a random divisor of m. Not m = 2: a two-element
+// group's exact grad_input is 0 but for eps, so the reference is rounding noise and the
+// group-scaled error reads 1 for every variant, the seed too.
+std::pair<uint32_t, uint32_t> random_group(std::mt19937& rng, uint32_t lo, uint32_t hi) {
+  uint32_t m = 2;
+  while (m == 2) m = std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+  std::vector<uint32_t> divisors;
+  for (uint32_t d = 1; d <= m; ++d)
+    if (m % d == 0) divisors.push_back(d);
+  const uint32_t hw = divisors[rng() % divisors.size()];
+  return {m / hw, hw};
+}
+
+// Every gn_sgroup build on generated shapes across its range of M at the device's subgroup
+// size (any C, HW, G; hard distributions), against the float64 reference.
+TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
+  const uint32_t sg = device_subgroup_size();
+  ASSERT_GT(sg, 0u);
+  const std::vector<std::pair<uint32_t, uint32_t>> ranges = {
+      {1, 16}, {1, sg * 2}, {sg * 2 + 1, sg * 8}, {sg * 8 + 1, sg * 32}};
+  std::mt19937 rng(std::random_device{}());
+  json problems = json::array();
+  int k = 0;
+  for (auto [lo, hi] : ranges)
+    for (int t = 0; t < 3; ++t) {
+      const auto [cpg, hw] = random_group(rng, lo, hi);
+      const uint32_t n = std::vector<uint32_t>{1, 3, 40, 700}[rng() % 4];
+      problems.push_back(
+          generated_problem(rng, "s" + std::to_string(k++), n, cpg, hw, 1 + rng() % 6));
+    }
+  expect_every_build_passes(problems, "gn_sgroup_*",
+                            {"gn_sgroup_lane16", "gn_sgroup_2", "gn_sgroup_8", "gn_sgroup_32"},
+                            "sgroup");
+}
+
+// Every gn_gmajor build on generated shapes across its range at the device's subgroup size:
+// the subgroup-per-sample builds over their M ranges and batches that give a subgroup one or
+// several samples (the prefetch path); the batch-1 workgroup builds with rows of any length
+// (vec4 where HW % 4 == 0) on both sides of the 256/1024-invocation boundary.
+TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
+  const uint32_t sg = device_subgroup_size();
+  ASSERT_GT(sg, 0u);
+  std::mt19937 rng(std::random_device{}());
+  auto pick = [&](uint32_t lo, uint32_t hi) {
+    return std::uniform_int_distribution<uint32_t>(lo, std::max(lo, hi))(rng);
+  };
+  json problems = json::array();
+  int k = 0;
+  auto add = [&](uint32_t n, uint32_t cpg, uint32_t hw) {
+    problems.push_back(generated_problem(rng, "g" + std::to_string(k++), n, cpg, hw, pick(1, 5)));
+  };
+  // gn_gmajor_sg2 / sg8 / sg32, at most 8 / 4 / 2 samples per subgroup and CPG <= 2 * sg.
+  const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> sg_ranges = {
+      {1, sg * 2, 1024 / sg * 8},
+      {sg * 2 + 1, sg * 8, 256 / sg * 4},
+      {sg * 8 + 1, sg * 32, 64 / sg * 2}};
+  for (auto [lo, hi, most_n] : sg_ranges)
+    for (uint32_t n : {1u, 2u, pick(3, most_n)}) {
+      auto group = random_group(rng, lo, hi);
+      while (group.first > 2 * sg) group = random_group(rng, lo, hi);
+      add(n, group.first, group.second);
+    }
+  // Batch 1: chunks of `sg` vec4 (HW = 4 * sg * a) or odd rows (scalar).
+  const uint32_t small_v4 = 256 / sg * 4, large_v4 = 1024 / sg * 7;
+  for (int t = 0; t < 2; ++t) {
+    const uint32_t a = pick(1, 4);
+    add(1, pick(1, small_v4 / a), 4 * sg * a);                                  // gn_gmajor_v4_256
+    add(1, pick(small_v4 / a + 1, std::min(1024u, large_v4 / a)), 4 * sg * a);  // gn_gmajor_v4_1024
+    const uint32_t hw = 2 * pick(1, 2 * sg) + 1;
+    add(1, pick(1, 256 / sg * 16 / ((hw + sg - 1) / sg)), hw);  // gn_gmajor_256
+  }
+  expect_every_build_passes(problems, "gn_gmajor_*",
+                            {"gn_gmajor_sg2", "gn_gmajor_sg8", "gn_gmajor_sg32", "gn_gmajor_256",
+                             "gn_gmajor_v4_256", "gn_gmajor_v4_1024"},
+                            "gmajor");
+}
+
+// gn_fused_rp: long rows with HW % 4 != 0 (one row per tile: CPG == 1, or rows longer than
+// about two tiles of 4092 / sg chunks), several pieces per row, rows and the tensor ending
+// inside a vec4.
+TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
+  const uint32_t sg = device_subgroup_size();
+  ASSERT_GT(sg, 0u);
+  std::mt19937 rng(std::random_device{}());
+  auto pick = [&](uint32_t lo, uint32_t hi) {
+    return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+  };
+  const uint32_t long_row = 2 * (4092 / sg) * sg + 1;  // over two tiles' chunks: one row per tile
+  json problems = json::array();
+  for (int k = 0; k < 6; ++k) {
+    const bool one_channel = k % 2 == 0;
+    uint32_t hw = one_channel ? pick(3, 20000) : pick(long_row, long_row + 12000);
+    if (hw % 4 == 0) ++hw;
+    problems.push_back(generated_problem(rng, "r" + std::to_string(k), pick(1, 3),
+                                         one_channel ? 1 : pick(2, 4), hw, pick(1, 3)));
+  }
+  expect_every_build_passes(problems, "gn_fused_rp", {"gn_fused_rp"}, "fused_rp");
+}
+
+// gn_fused1: batch 1, groups of at most 16 tiles (a tile holds 4096 elements), rows of any
+// length (vec4 where HW % 4 == 0), from one block per group to many.
+TEST(Fused1Family, GeneratedBatch1ShapesPass) {
+  std::mt19937 rng(std::random_device{}());
+  auto pick = [&](uint32_t lo, uint32_t hi) {
+    return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+  };
+  json problems = json::array();
+  for (int k = 0; k < 6; ++k) {
+    const uint32_t cpg = pick(1, 16);
+    uint32_t hw = pick(1, 16 * 4096 / cpg / 4);
+    if (k % 2 == 0) hw = 4 * std::max(1u, hw / 4);
+    problems.push_back(generated_problem(rng, "b" + std::to_string(k), 1, cpg, hw, pick(1, 4)));
+  }
+  expect_every_build_passes(problems, "gn_fused1*", {"gn_fused1", "gn_fused1_v4"}, "fused1");
+}
+
+}  // namespace
+}  // namespace gnbench
