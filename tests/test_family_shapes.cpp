@@ -39,6 +39,11 @@ json generated_problem(std::mt19937& rng, const std::string& name, uint32_t n, u
   return p;
 }
 
+// A whole number in [lo, max(lo, hi)].
+uint32_t draw(std::mt19937& rng, uint32_t lo, uint32_t hi) {
+  return std::uniform_int_distribution<uint32_t>(lo, std::max(lo, hi))(rng);
+}
+
 // Runs `variants` on the generated problems against the float64 reference: everything that
 // runs passes, and every build in `builds` ran on at least one of them.
 void expect_every_build_passes(const json& problems, const std::string& variants,
@@ -102,9 +107,7 @@ TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
   std::mt19937 rng(std::random_device{}());
-  auto pick = [&](uint32_t lo, uint32_t hi) {
-    return std::uniform_int_distribution<uint32_t>(lo, std::max(lo, hi))(rng);
-  };
+  auto pick = [&](uint32_t lo, uint32_t hi) { return draw(rng, lo, hi); };
   json problems = json::array();
   int k = 0;
   auto add = [&](uint32_t n, uint32_t cpg, uint32_t hw) {
@@ -143,9 +146,7 @@ TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
   std::mt19937 rng(std::random_device{}());
-  auto pick = [&](uint32_t lo, uint32_t hi) {
-    return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
-  };
+  auto pick = [&](uint32_t lo, uint32_t hi) { return draw(rng, lo, hi); };
   const uint32_t long_row = 2 * (4092 / sg) * sg + 1;  // over two tiles' chunks: one row per tile
   json problems = json::array();
   for (int k = 0; k < 6; ++k) {
@@ -162,9 +163,7 @@ TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
 // length (vec4 where HW % 4 == 0), from one block per group to many.
 TEST(Fused1Family, GeneratedBatch1ShapesPass) {
   std::mt19937 rng(std::random_device{}());
-  auto pick = [&](uint32_t lo, uint32_t hi) {
-    return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
-  };
+  auto pick = [&](uint32_t lo, uint32_t hi) { return draw(rng, lo, hi); };
   json problems = json::array();
   for (int k = 0; k < 6; ++k) {
     const uint32_t cpg = pick(1, 16);
