@@ -254,9 +254,12 @@ void apply_timing_options(const RunCli& s, RunCommand& cmd) {
 
 void add_output_options(CLI::App* c, RunCli& s) {
   const std::string group = "Output";
-  s.json_opt = c->add_option("--json", s.json_out,
-                             "Write the results file (Google Benchmark layout); - for stdout")
-                   ->group(group);
+  s.json_opt =
+      c->add_option(
+           "--json", s.json_out,
+           "Write the results file (Google Benchmark layout; gzip when the name ends in .gz); "
+           "- for stdout")
+          ->group(group);
   s.csv_opt = c->add_option("--csv", s.csv_out,
                             "Write one CSV row per problem x variant x timing mode; - for stdout")
                   ->group(group);
