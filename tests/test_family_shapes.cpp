@@ -102,7 +102,8 @@ TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
 // Every gn_gmajor build on generated shapes across its range at the device's subgroup size:
 // the subgroup-per-sample builds over their M ranges and batches that give a subgroup one or
 // several samples (the prefetch path); the batch-1 workgroup builds with rows of any length
-// (vec4 where HW % 4 == 0) on both sides of the 256/1024-invocation boundary.
+// (vec4 where HW % 4 == 0) on both sides of the 256/1024-invocation boundary; the batch-2
+// builds (two samples at once) from one chunk per sample to their capacity.
 TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
@@ -133,9 +134,19 @@ TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
     const uint32_t hw = 2 * pick(1, 2 * sg) + 1;
     add(1, pick(1, 256 / sg * 16 / ((hw + sg - 1) / sg)), hw);  // gn_gmajor_256
   }
+  // Batch 2, one sample per half workgroup: per half, 128 / sg * 8 and 256 / sg * 16 scalar
+  // chunks (any row length), 128 / sg * 4 and 256 / sg * 6 vec4 chunks.
+  for (auto [half, scalar_slots, vec4_slots] :
+       {std::tuple{128u, 8u, 4u}, std::tuple{256u, 16u, 6u}}) {
+    const uint32_t hw = pick(1, 3 * sg);
+    add(2, pick(1, half / sg * scalar_slots / ((hw + sg - 1) / sg)), hw);  // x2_256, x2_512
+    const uint32_t a = pick(1, 2);
+    add(2, pick(1, half / sg * vec4_slots / a), 4 * sg * a);  // v4_x2_256, v4_x2_512
+  }
   expect_every_build_passes(problems, "gn_gmajor_*",
                             {"gn_gmajor_sg2", "gn_gmajor_sg8", "gn_gmajor_sg32", "gn_gmajor_256",
-                             "gn_gmajor_v4_256", "gn_gmajor_v4_1024"},
+                             "gn_gmajor_v4_256", "gn_gmajor_v4_1024", "gn_gmajor_x2_256",
+                             "gn_gmajor_x2_512", "gn_gmajor_v4_x2_256", "gn_gmajor_v4_x2_512"},
                             "gmajor");
 }
 

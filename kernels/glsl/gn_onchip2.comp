@@ -27,8 +27,15 @@
 // grad_bias itself (no part[] records, no second dispatch), saving the second dispatch's
 // fixed cost (3-4 us on the H200, gpu-log run 24). The shipped builds take batch 1 only: each
 // further sample taken in turn added ~5.5 us (run 25a), more than the dispatch it saves.
+// PARTS > 1 (the gn_gmajor_*x2 builds) cuts the workgroup into PARTS equal parts of
+// consecutive subgroups that take PARTS samples at once, each part its own sample, with
+// part-wise reductions: batch PARTS in the time of batch 1. The parts' sums over n are added
+// in part order at the end (deterministic).
 #ifdef GROUP_MAJOR
 #define PARAMS_BINDING 6
+#ifndef PARTS
+#define PARTS 1
+#endif
 #else
 #define PARAMS_BINDING 5
 #endif
@@ -41,6 +48,16 @@
 #error "SLOTS > 32 does not fit the validity bit mask"
 #endif
 #define QCAP (NUM_SG * SLOTS)
+#if defined(GROUP_MAJOR) && PARTS > 1
+#if (NUM_SG % PARTS) != 0
+#error "the workgroup's subgroups must split into PARTS equal parts"
+#endif
+#define PART_SG (NUM_SG / PARTS)           // subgroups per part
+#define PART_SIZE (PART_SG * SUBGROUP_SIZE)  // invocations per part
+#else
+#define PART_SG NUM_SG
+#define PART_SIZE WG_SIZE
+#endif
 
 layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
@@ -50,7 +67,7 @@ layout(std430, set = 0, binding = 3) writeonly buffer DxBuf { VT dx_v[]; };
 layout(std430, set = 0, binding = 4) writeonly buffer GwBuf { float grad_weight[]; };
 layout(std430, set = 0, binding = 5) writeonly buffer GbBuf { float grad_bias[]; };
 // Rows per thread: CPG <= 1024 (the manifests' `when`).
-#define ROW_ITERS ((1024 + WG_SIZE - 1) / WG_SIZE)
+#define ROW_ITERS ((1024 + PART_SIZE - 1) / PART_SIZE)
 #else
 layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
 #endif
@@ -73,9 +90,28 @@ shared VT s_dy[DY_SHARED * WG_SIZE];
 // keeps lavapipe's scalar 1024-invocation build (subgroup 8: QCAP 3200) within 32 KiB.
 #define W_CAP (QCAP < 1024 ? QCAP : 1024)
 shared float s_w[W_CAP];
+#if PART_SG == NUM_SG
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_e2, float, 0.0)
 DEFINE_WG_SUM(wg_sum_w, vec2, vec2(0.0))
+#else
+// DEFINE_WG_SUM over the calling invocation's part only (same fixed order).
+#define DEFINE_PART_SUM(NAME, T, ZERO)                                        \
+  shared T NAME##_partials[NUM_SG];                                          \
+  T NAME(T v) {                                                               \
+    v = subgroupAdd(v);                                                       \
+    if (subgroupElect()) NAME##_partials[gl_SubgroupID] = v;                  \
+    barrier();                                                                \
+    const uint first = (gl_SubgroupID / PART_SG) * PART_SG;                   \
+    T t = ZERO;                                                               \
+    for (uint i = gl_SubgroupInvocationID; i < PART_SG; i += SUBGROUP_SIZE)   \
+      t += NAME##_partials[first + i];                                        \
+    return subgroupAdd(t);                                                    \
+  }
+DEFINE_PART_SUM(wg_sum_d, float, 0.0)
+DEFINE_PART_SUM(wg_sum_e2, float, 0.0)
+DEFINE_PART_SUM(wg_sum_w, vec2, vec2(0.0))
+#endif
 
 void main() {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
@@ -86,9 +122,23 @@ void main() {
 #ifdef GROUP_MAJOR
   const uint g = linear_workgroup_id();
   if (g >= G) return;  // idle workgroups of a folded dispatch
-  vec2 acc_rows[ROW_ITERS];  // (sum_n rstd * B, sum_n A) of rows lid + it * WG_SIZE
+#if PARTS > 1
+  const uint part = gl_SubgroupID / PART_SG;
+  const uint plid = (gl_SubgroupID % PART_SG) * SUBGROUP_SIZE + gl_SubgroupInvocationID;
+  const uint seg_base = part * (PART_SG * SLOTS);  // the part's range of s_seg
+#else
+#define plid gl_LocalInvocationID.x
+#endif
+  vec2 acc_rows[ROW_ITERS];  // (sum_n rstd * B, sum_n A) of rows plid + it * PART_SIZE
   [[unroll]] for (uint it = 0; it < ROW_ITERS; ++it) acc_rows[it] = vec2(0.0);
+#if PARTS > 1
+  // Uniform loop: every part passes every barrier; a part past the batch loads nothing.
+  for (uint n0 = 0; n0 < params.batch; n0 += PARTS) {
+  const uint n = n0 + part;
+  const bool in_batch = n < params.batch;
+#else
   for (uint n = 0; n < params.batch; ++n) {
+#endif
 #else
   const uint ng = linear_workgroup_id();
   if (ng >= params.batch * G) return;  // idle workgroups of a folded dispatch
@@ -103,6 +153,14 @@ void main() {
   // Needed only after the statistics: issued first, the weights' latency hides behind the
   // tile loads instead of adding two global round trips after the reductions.
   const float w_pre = gl_LocalInvocationID.x < CPG ? weight[g * CPG + gl_LocalInvocationID.x] : 0.0;
+#if PARTS > 1
+#if VEC == 4
+  const float K = in_batch ? x_v[group_row * HWV].x : 0.0;
+#else
+  const float K = in_batch ? x_v[group_row * HWV] : 0.0;
+#endif
+  const uint s = gl_SubgroupID % PART_SG, lane = gl_SubgroupInvocationID;
+#else
 #if VEC == 4
   const float K = x_v[group_row * HWV].x;
 #else
@@ -110,7 +168,8 @@ void main() {
 #endif
 
   const uint s = gl_SubgroupID, lane = gl_SubgroupInvocationID;
-  const uint KQ = (Q + NUM_SG - 1) / NUM_SG;  // chunks per subgroup (<= SLOTS by the manifest)
+#endif
+  const uint KQ = (Q + PART_SG - 1) / PART_SG;  // chunks per subgroup (<= SLOTS by the manifest)
   const uint q0 = s * KQ;
   const uint r_start = q0 / J, jj_start = q0 - r_start * J;
 
@@ -121,7 +180,11 @@ void main() {
     uint r = r_start, jj = jj_start;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       const uint hw = jj * SUBGROUP_SIZE + lane;
+#if PARTS > 1
+      const bool ok = in_batch && k < KQ && q0 + k < Q && hw < HWV;
+#else
       const bool ok = k < KQ && q0 + k < Q && hw < HWV;
+#endif
       d[k] = VZERO;
       dy[k] = VZERO;
       if (ok) {
@@ -142,7 +205,9 @@ void main() {
   VT acc = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
   // Published by wg_sum_d's barrier.
-#ifdef GROUP_MAJOR
+#if defined(GROUP_MAJOR) && PARTS > 1
+  if (n0 == 0u) {  // the same weights for every sample
+#elif defined(GROUP_MAJOR)
   if (n == 0u) {  // the same weights for every sample
 #endif
   if (gl_LocalInvocationID.x < CPG) s_w[gl_LocalInvocationID.x] = w_pre;
@@ -165,7 +230,11 @@ void main() {
         ++jj;
         if (jj == J || k + 1 == KQ || q0 + k + 1 == Q) {  // segment ends: row or range ends
           const vec2 tot = subgroupAdd(seg);
+#if PARTS > 1
+          if (subgroupElect()) s_seg[seg_base + seg_start] = tot;
+#else
           if (subgroupElect()) s_seg[seg_start] = tot;
+#endif
           seg = vec2(0.0);
           seg_start = q0 + k + 1;
           if (jj == J) jj = 0u;
@@ -179,18 +248,27 @@ void main() {
     vec2 wsum = vec2(0.0);
 #ifdef GROUP_MAJOR
     [[unroll]] for (uint it = 0; it < ROW_ITERS; ++it) {
-      const uint rr = gl_LocalInvocationID.x + it * WG_SIZE;
+      const uint rr = plid + it * PART_SIZE;
       if (rr >= CPG) break;
 #else
     for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) {
 #endif
+#if PARTS > 1
+      vec2 tot = s_seg[seg_base + rr * J];
+      for (uint s2 = (rr * J) / KQ + 1u; s2 < PART_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[seg_base + s2 * KQ];
+#else
       vec2 tot = s_seg[rr * J];
       for (uint s2 = (rr * J) / KQ + 1u; s2 < NUM_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[s2 * KQ];
+#endif
       const float A = tot.x;
       const float B = tot.y;  // sum dy*(d - mean_t)
       wsum += s_w[rr] * vec2(A, B);
 #ifdef GROUP_MAJOR
+#if PARTS > 1
+      if (in_batch) acc_rows[it] += vec2(rstd * B, A);
+#else
       acc_rows[it] += vec2(rstd * B, A);
+#endif
 #else
       part[group_row + rr] = vec2(rstd * B, A);
 #endif
@@ -213,8 +291,28 @@ void main() {
   }
 #ifdef GROUP_MAJOR
   }  // samples
+#if PARTS > 1
+  // Part 0 adds the other parts' sums in part order, through s_seg (QCAP >= CPG).
+  for (uint p = 1u; p < PARTS; ++p) {
+    if (part == p) {
+      [[unroll]] for (uint it = 0; it < ROW_ITERS; ++it) {
+        const uint rr = plid + it * PART_SIZE;
+        if (rr < CPG) s_seg[rr] = acc_rows[it];
+      }
+    }
+    barrier();
+    if (part == 0u) {
+      [[unroll]] for (uint it = 0; it < ROW_ITERS; ++it) {
+        const uint rr = plid + it * PART_SIZE;
+        if (rr < CPG) acc_rows[it] += s_seg[rr];
+      }
+    }
+    barrier();
+  }
+  if (part == 0u)
+#endif
   [[unroll]] for (uint it = 0; it < ROW_ITERS; ++it) {
-    const uint rr = gl_LocalInvocationID.x + it * WG_SIZE;
+    const uint rr = plid + it * PART_SIZE;
     if (rr < CPG) {
       grad_weight[g * CPG + rr] = acc_rows[it].x;
       grad_bias[g * CPG + rr] = acc_rows[it].y;
