@@ -54,9 +54,18 @@
 #endif
 #define PART_SG (NUM_SG / PARTS)           // subgroups per part
 #define PART_SIZE (PART_SG * SUBGROUP_SIZE)  // invocations per part
+#define SUBGROUP_IN_PART (gl_SubgroupID % PART_SG)
+#define SEG(i) (seg_base + (i))  // the part's range of s_seg
+// A part past the batch loads nothing (the expression forms keep the one-part builds' SPIR-V).
+#define IN_BATCH_AND in_batch &&
+#define IF_IN_BATCH(v) (in_batch ? (v) : 0.0)
 #else
 #define PART_SG NUM_SG
 #define PART_SIZE WG_SIZE
+#define SUBGROUP_IN_PART gl_SubgroupID
+#define SEG(i) (i)
+#define IN_BATCH_AND
+#define IF_IN_BATCH(v) (v)
 #endif
 
 layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
@@ -125,7 +134,7 @@ void main() {
 #if PARTS > 1
   const uint part = gl_SubgroupID / PART_SG;
   const uint plid = (gl_SubgroupID % PART_SG) * SUBGROUP_SIZE + gl_SubgroupInvocationID;
-  const uint seg_base = part * (PART_SG * SLOTS);  // the part's range of s_seg
+  const uint seg_base = part * (PART_SG * SLOTS);
 #else
 #define plid gl_LocalInvocationID.x
 #endif
@@ -153,22 +162,13 @@ void main() {
   // Needed only after the statistics: issued first, the weights' latency hides behind the
   // tile loads instead of adding two global round trips after the reductions.
   const float w_pre = gl_LocalInvocationID.x < CPG ? weight[g * CPG + gl_LocalInvocationID.x] : 0.0;
-#if PARTS > 1
 #if VEC == 4
-  const float K = in_batch ? x_v[group_row * HWV].x : 0.0;
+  const float K = IF_IN_BATCH(x_v[group_row * HWV].x);
 #else
-  const float K = in_batch ? x_v[group_row * HWV] : 0.0;
-#endif
-  const uint s = gl_SubgroupID % PART_SG, lane = gl_SubgroupInvocationID;
-#else
-#if VEC == 4
-  const float K = x_v[group_row * HWV].x;
-#else
-  const float K = x_v[group_row * HWV];
+  const float K = IF_IN_BATCH(x_v[group_row * HWV]);
 #endif
 
-  const uint s = gl_SubgroupID, lane = gl_SubgroupInvocationID;
-#endif
+  const uint s = SUBGROUP_IN_PART, lane = gl_SubgroupInvocationID;
   const uint KQ = (Q + PART_SG - 1) / PART_SG;  // chunks per subgroup (<= SLOTS by the manifest)
   const uint q0 = s * KQ;
   const uint r_start = q0 / J, jj_start = q0 - r_start * J;
@@ -180,11 +180,7 @@ void main() {
     uint r = r_start, jj = jj_start;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       const uint hw = jj * SUBGROUP_SIZE + lane;
-#if PARTS > 1
-      const bool ok = in_batch && k < KQ && q0 + k < Q && hw < HWV;
-#else
-      const bool ok = k < KQ && q0 + k < Q && hw < HWV;
-#endif
+      const bool ok = IN_BATCH_AND k < KQ && q0 + k < Q && hw < HWV;
       d[k] = VZERO;
       dy[k] = VZERO;
       if (ok) {
@@ -230,11 +226,7 @@ void main() {
         ++jj;
         if (jj == J || k + 1 == KQ || q0 + k + 1 == Q) {  // segment ends: row or range ends
           const vec2 tot = subgroupAdd(seg);
-#if PARTS > 1
-          if (subgroupElect()) s_seg[seg_base + seg_start] = tot;
-#else
-          if (subgroupElect()) s_seg[seg_start] = tot;
-#endif
+          if (subgroupElect()) s_seg[SEG(seg_start)] = tot;
           seg = vec2(0.0);
           seg_start = q0 + k + 1;
           if (jj == J) jj = 0u;
@@ -253,13 +245,8 @@ void main() {
 #else
     for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) {
 #endif
-#if PARTS > 1
-      vec2 tot = s_seg[seg_base + rr * J];
-      for (uint s2 = (rr * J) / KQ + 1u; s2 < PART_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[seg_base + s2 * KQ];
-#else
-      vec2 tot = s_seg[rr * J];
-      for (uint s2 = (rr * J) / KQ + 1u; s2 < NUM_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[s2 * KQ];
-#endif
+      vec2 tot = s_seg[SEG(rr * J)];
+      for (uint s2 = (rr * J) / KQ + 1u; s2 < PART_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[SEG(s2 * KQ)];
       const float A = tot.x;
       const float B = tot.y;  // sum dy*(d - mean_t)
       wsum += s_w[rr] * vec2(A, B);
