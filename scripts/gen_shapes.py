@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Random large GroupNorm shapes for held-out performance checks (not hand-picked).
+
+    scripts/gen_shapes.py SEED COUNT > config.json
+
+N, C and HW log-uniform (N 1-512, C 16-2560, HW 1-8192), G a random divisor of C with
+C/G <= 1024, tensors of 2M-24M elements (8-96 MB in float32); eps 1e-5, normal inputs.
+The same seed gives the same shapes. docs/performance.md's random-shape tables come from
+seeds 27, 28 (seen while the run-27 builds were chosen) and 29 (held out).
+"""
+import argparse
+import json
+import math
+import random
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("seed", type=int)
+    ap.add_argument("count", type=int)
+    args = ap.parse_args()
+    rng = random.Random(args.seed)
+
+    def logu(a, b):
+        return int(round(math.exp(rng.uniform(math.log(a), math.log(b)))))
+
+    problems = []
+    while len(problems) < args.count:
+        n, c, hw = logu(1, 512), logu(16, 2560), logu(1, 8192)
+        if not 2_000_000 <= n * c * hw <= 24_000_000:
+            continue
+        g = rng.choice([d for d in range(1, c + 1) if c % d == 0 and c // d <= 1024])
+        problems.append({"name": f"r{len(problems):02d}_n{n}_c{c}_hw{hw}_g{g}", "batch": n,
+                         "channels": c, "spatial": hw, "groups": g})
+    print(json.dumps({"description": f"gen_shapes.py {args.seed} {args.count}",
+                      "defaults": {"eps": 1e-5, "seed": 1, "distribution": "normal"},
+                      "problems": problems}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
