@@ -152,7 +152,8 @@ TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
 
 // gn_fused_rp: long rows with HW % 4 != 0 (one row per tile: CPG == 1, or rows longer than
 // about two tiles of 4092 / sg chunks), several pieces per row, rows and the tensor ending
-// inside a vec4.
+// inside a vec4; and its one-row-per-tile builds for shorter rows (_row64: 257-1020
+// elements, _row128: 1021-2044) in groups of several rows.
 TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
@@ -167,7 +168,14 @@ TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
     problems.push_back(generated_problem(rng, "r" + std::to_string(k), pick(1, 3),
                                          one_channel ? 1 : pick(2, 4), hw, pick(1, 3)));
   }
-  expect_every_build_passes(problems, "gn_fused_rp", {"gn_fused_rp"}, "fused_rp");
+  for (int k = 0; k < 6; ++k) {
+    uint32_t hw = k % 2 == 0 ? pick(257, 1019) : pick(1021, 2039);
+    if (hw % 4 == 0) ++hw;
+    problems.push_back(
+        generated_problem(rng, "s" + std::to_string(k), pick(1, 3), pick(2, 6), hw, pick(1, 3)));
+  }
+  expect_every_build_passes(problems, "gn_fused_rp*",
+                            {"gn_fused_rp", "gn_fused_rp_row64", "gn_fused_rp_row128"}, "fused_rp");
 }
 
 // gn_fused1: batch 1, groups of at most 16 tiles (a tile holds 4096 elements), rows of any
