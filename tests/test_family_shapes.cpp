@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
 #include <tuple>
 
+#include "kernels/runtime/manifest.hpp"
 #include "run_binary.hpp"
 
 namespace gnbench {
@@ -82,8 +84,12 @@ std::pair<uint32_t, uint32_t> random_group(std::mt19937& rng, uint32_t lo, uint3
 TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
-  const std::vector<std::pair<uint32_t, uint32_t>> ranges = {
-      {1, 16}, {1, sg * 2}, {sg * 2 + 1, sg * 8}, {sg * 8 + 1, sg * 32}};
+  const std::vector<std::pair<uint32_t, uint32_t>> ranges = {{1, 16},
+                                                             {1, sg * 2},
+                                                             {sg * 2 + 1, sg * 8},
+                                                             {sg * 8 + 1, sg * 16},
+                                                             {sg * 16 + 1, sg * 24},
+                                                             {sg * 24 + 1, sg * 32}};
   std::mt19937 rng(std::random_device{}());
   json problems = json::array();
   int k = 0;
@@ -95,7 +101,8 @@ TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
           generated_problem(rng, "s" + std::to_string(k++), n, cpg, hw, 1 + rng() % 6));
     }
   expect_every_build_passes(problems, "gn_sgroup_*",
-                            {"gn_sgroup_lane16", "gn_sgroup_2", "gn_sgroup_8", "gn_sgroup_32"},
+                            {"gn_sgroup_lane16", "gn_sgroup_2", "gn_sgroup_8", "gn_sgroup_16",
+                             "gn_sgroup_24", "gn_sgroup_32"},
                             "sgroup");
 }
 
@@ -148,6 +155,37 @@ TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
                              "gn_gmajor_v4_256", "gn_gmajor_v4_1024", "gn_gmajor_x2_256",
                              "gn_gmajor_x2_512", "gn_gmajor_v4_x2_256", "gn_gmajor_v4_x2_512"},
                             "gmajor");
+}
+
+// Every build of the register-resident families (gn_onchip2, its few-invocation and many-slot
+// builds included, and gn_regx) on shapes drawn at random inside its own `when` at the
+// device's subgroup size: log-uniform CPG, HW, any alignment, hard distributions. The shapes
+// come from the manifests' conditions, so a build's band is tested wherever it moves.
+TEST(RegisterFamilies, GeneratedShapesInsideEveryBuildsWhenPass) {
+  const uint32_t sg = device_subgroup_size();
+  ASSERT_GT(sg, 0u);
+  std::mt19937 rng(std::random_device{}());
+  auto log_uniform = [&](double lo, double hi) {
+    return static_cast<uint32_t>(
+        std::exp(std::uniform_real_distribution<double>(std::log(lo), std::log(hi + 1))(rng)));
+  };
+  json problems = json::array();
+  std::vector<std::string> builds;
+  for (const auto& v : load_manifests({std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels"})) {
+    if (v.name.rfind("gn_onchip2", 0) != 0 && v.name.rfind("gn_regx", 0) != 0) continue;
+    builds.push_back(v.name);
+    for (int found = 0, tries = 0; found < 2 && tries < 200000; ++tries) {
+      Shape s{std::max(1u, log_uniform(1, 3)), 0, std::max(1u, log_uniform(1, 8192)),
+              std::max(1u, log_uniform(1, 3))};
+      s.channels = s.groups * std::max(1u, log_uniform(1, 256));
+      if (s.elements() > 600000 || (v.when && v.when->evaluate(problem_variables(s, sg)) == 0))
+        continue;
+      problems.push_back(generated_problem(rng, v.name + "_" + std::to_string(found++), s.batch,
+                                           s.channels / s.groups, s.spatial, s.groups));
+    }
+  }
+  ASSERT_GT(builds.size(), 10u);
+  expect_every_build_passes(problems, "gn_onchip2*,gn_regx*", builds, "register");
 }
 
 // gn_fused_rp: long rows with HW % 4 != 0 (one row per tile: CPG == 1, or rows longer than
