@@ -14,6 +14,12 @@ inline std::string format(const char* fmt, double value) {
   return buf;
 }
 
+inline std::string format(const char* fmt, double a, double b) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, fmt, a, b);
+  return buf;
+}
+
 inline std::string shape_label(const Shape& s) {
   return std::to_string(s.batch) + "x" + std::to_string(s.channels) + "x" +
          std::to_string(s.spatial) + "/" + std::to_string(s.groups);

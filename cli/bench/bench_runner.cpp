@@ -56,8 +56,11 @@ void fail_remaining(std::vector<EntryRecord>& entries, const std::string& why) {
     }
 }
 
+}  // namespace
+
 // --dump: a write that fails (disk full, permissions) is reported as that, once; it is not
-// the kernel's failure and the run goes on without dumping.
+// the kernel's failure and the run goes on without dumping. (Outside the anonymous namespace:
+// RunState, a member type of BenchRunner, holds one.)
 class Dumper {
  public:
   Dumper(const std::optional<std::filesystem::path>& dir, RunContext& context)
@@ -77,8 +80,6 @@ class Dumper {
   std::optional<std::filesystem::path> dir_;
   RunContext& context_;
 };
-
-}  // namespace
 
 struct BenchRunner::RunState {
   RunRecords& records;
@@ -135,7 +136,8 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   }
 
   RunState state{records,         progress, stop,
-                 Transfer(*ctx_), nullptr,  Dumper(options_.dump_dir, records.context)};
+                 Transfer(*ctx_), nullptr,  Dumper(options_.dump_dir, records.context),
+                 std::nullopt};
   if (options_.timing && options_.cold)
     state.flush =
         std::make_unique<CacheFlush>(*ctx_, options_.kernel_folders.front(), options_.flush);

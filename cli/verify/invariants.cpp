@@ -8,20 +8,15 @@
 #include <utility>
 #include <vector>
 
+#include "base/format.hpp"
 #include "base/parallel_for.hpp"
+#include "cli/verify/metrics.hpp"
 
 namespace gnbench {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kFloat32Unit = 0x1p-24;  // unit roundoff of float32
-constexpr double kScaleFloor = 1e-30;
-
-std::string format(const char* fmt, double a, double b = 0.0) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, a, b);
-  return buf;
-}
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("check_invariants: " + what);

@@ -7,20 +7,13 @@
 #include <limits>
 #include <vector>
 
+#include "base/format.hpp"
 #include "base/parallel_for.hpp"
 
 namespace gnbench {
 namespace {
 
-// Scales are floored so an exactly-zero reference divides to a huge (failing) error, not NaN.
-constexpr double kScaleFloor = 1e-30;
 constexpr double kRelFloorFraction = 1e-3;
-
-std::string format(const char* fmt, double a, double b = 0.0) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, fmt, a, b);
-  return buf;
-}
 
 ElementLocation locate(const std::string& tensor, const Shape& shape, int64_t index) {
   ElementLocation loc;

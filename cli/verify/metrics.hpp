@@ -11,6 +11,10 @@
 
 namespace gnbench {
 
+// Error and invariant scales are floored so an exactly-zero reference divides to a huge
+// (failing) error, not NaN.
+inline constexpr double kScaleFloor = 1e-30;
+
 // Where an element sits: grad_input elements have all three; grad_weight/bias only c.
 struct ElementLocation {
   int64_t n = -1, c = -1, hw = -1;
