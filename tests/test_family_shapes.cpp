@@ -190,8 +190,9 @@ TEST(RegisterFamilies, GeneratedShapesInsideEveryBuildsWhenPass) {
 
 // gn_fused_rp: long rows with HW % 4 != 0 (one row per tile: CPG == 1, or rows longer than
 // about two tiles of 4092 / sg chunks), several pieces per row, rows and the tensor ending
-// inside a vec4; and its one-row-per-tile builds for shorter rows (_row64: 257-1020
-// elements, _row128: 1021-2044) in groups of several rows.
+// inside a vec4; and its one-row-per-tile builds for shorter rows in groups of several rows
+// (_row64: 257-1020 elements, _row128: 1021-2044; one row per subgroup: _sg4 up to 16 vec4
+// per lane, _sg8 up to 32).
 TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
@@ -206,14 +207,18 @@ TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
     problems.push_back(generated_problem(rng, "r" + std::to_string(k), pick(1, 3),
                                          one_channel ? 1 : pick(2, 4), hw, pick(1, 3)));
   }
-  for (int k = 0; k < 6; ++k) {
-    uint32_t hw = k % 2 == 0 ? pick(257, 1019) : pick(1021, 2039);
+  for (int k = 0; k < 10; ++k) {
+    const uint32_t bands[][2] = {
+        {257, 1019}, {1021, 2039}, {sg * 4 + 1, sg * 16 - 5}, {sg * 16 - 3, sg * 32 - 5}};
+    uint32_t hw = pick(bands[k % 4][0], bands[k % 4][1]);
     if (hw % 4 == 0) ++hw;
     problems.push_back(
         generated_problem(rng, "s" + std::to_string(k), pick(1, 3), pick(2, 6), hw, pick(1, 3)));
   }
   expect_every_build_passes(problems, "gn_fused_rp*",
-                            {"gn_fused_rp", "gn_fused_rp_row64", "gn_fused_rp_row128"}, "fused_rp");
+                            {"gn_fused_rp", "gn_fused_rp_row64", "gn_fused_rp_row128",
+                             "gn_fused_rp_sg4", "gn_fused_rp_sg8"},
+                            "fused_rp");
 }
 
 // gn_fused1: batch 1, groups of at most 16 tiles (a tile holds 4096 elements), rows of any

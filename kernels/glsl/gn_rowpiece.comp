@@ -12,6 +12,11 @@
 // cover it, every VT_SLOTS-th, and masks the elements outside. Records as ENTRY_PARTIALS:
 // tilerec = (m^, M2) of d = x - K (K the group's first element; two-pass with the rounded
 // m^ as the tile mean), rowrec = (sum dy, sum dy * (d - m^)); every sum in a fixed order.
+//
+// ROW_PER_SUBGROUP: each subgroup is a tile of its own, one whole row (P == 1, the row within
+// SUBGROUP_SIZE * VT_SLOTS vec4), so a workgroup holds NUM_SG rows and its sums are subgroup
+// sums only: no barrier. For rows of a few hundred elements, where a workgroup per row leaves
+// most invocations with one vec4 or none.
 #define PARAMS_BINDING 4
 #include "gn_common.glsl"
 
@@ -24,8 +29,21 @@ layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { vec4 x_v[];
 layout(std430, set = 0, binding = 2) writeonly restrict buffer TileBuf { vec2 tilerec[]; };  // [N*G*TPG]
 layout(std430, set = 0, binding = 3) writeonly restrict buffer RowBuf { vec2 rowrec[]; };    // [N*C*P]
 
+#ifdef ROW_PER_SUBGROUP
+#define TILE_SUM(v) subgroupAdd(v)
+#define TILE_ID (linear_workgroup_id() * NUM_SG + gl_SubgroupID)
+#define TILE_LANE gl_SubgroupInvocationID
+#define TILE_WIDTH SUBGROUP_SIZE
+#define TILE_LEADER subgroupElect()
+#else
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_rec, vec3, vec3(0.0))
+#define TILE_SUM(v) wg_sum_rec(v)
+#define TILE_ID linear_workgroup_id()
+#define TILE_LANE gl_LocalInvocationID.x
+#define TILE_WIDTH WG_SIZE
+#define TILE_LEADER (gl_LocalInvocationID.x == 0u)
+#endif
 
 float element(uint f) { return x_v[f >> 2u][f & 3u]; }
 
@@ -34,8 +52,10 @@ void main() {
   const uint CPG = C / G;
   const uint P = params.aux_lo.y, JP = params.aux_lo.z, TPG = params.aux_lo.w;
 
-  const uint tile_id = linear_workgroup_id();
-  if (tile_id >= params.batch * G * TPG) return;  // idle workgroups of a folded dispatch
+  const uint tile_id = TILE_ID;
+  // Idle workgroups of a folded dispatch (and, one row per subgroup, the subgroups past the
+  // last row: whole subgroups, and no barrier follows).
+  if (tile_id >= params.batch * G * TPG) return;
   const uint ng = tile_id / TPG, t = tile_id % TPG;
   const uint n = ng / G, g = ng % G;
   const uint rr = t / P, p = t % P;
@@ -52,7 +72,7 @@ void main() {
   vec4 d[VT_SLOTS], dy[VT_SLOTS];
   bvec4 in_piece[VT_SLOTS];
   [[unroll]] for (uint k = 0; k < VT_SLOTS; ++k) {
-    const uint v = v0 + k * WG_SIZE + gl_LocalInvocationID.x;
+    const uint v = v0 + k * TILE_WIDTH + TILE_LANE;
     const uvec4 f = uvec4(4u * v) + uvec4(0u, 1u, 2u, 3u);
     in_piece[k] = bvec4(uvec4(greaterThanEqual(f, uvec4(lo))) & uvec4(lessThan(f, uvec4(hi))));
     d[k] = vec4(0.0);
@@ -78,15 +98,19 @@ void main() {
     dy[k] = mix(vec4(0.0), dy[k], in_piece[k]);
     sd += hsum(d[k]);
   }
+#ifdef ROW_PER_SUBGROUP
+  const float mean_t = subgroupAdd(sd) / cnt;
+#else
   const float mean_t = wg_sum_d(sd) / cnt;
+#endif
   // Pass 2: M2, sum dy, sum dy*e with e = d - m^ (0 outside the piece).
   vec3 acc = vec3(0.0);
   [[unroll]] for (uint k = 0; k < VT_SLOTS; ++k) {
     const vec4 e = mix(vec4(0.0), d[k] - mean_t, in_piece[k]);
     acc += vec3(hsum(e * e), hsum(dy[k]), hsum(dy[k] * e));
   }
-  const vec3 tot = wg_sum_rec(acc);
-  if (gl_LocalInvocationID.x == 0u) {
+  const vec3 tot = TILE_SUM(acc);
+  if (TILE_LEADER) {
     tilerec[tile_id] = vec2(mean_t, tot.x);
     rowrec[row * P + p] = tot.yz;
   }
