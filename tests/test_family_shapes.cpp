@@ -158,7 +158,7 @@ TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
 }
 
 // Every build of the register-resident families (gn_onchip2, its few-invocation and many-slot
-// builds included, and gn_regx) on shapes drawn at random inside its own `when` at the
+// builds included, gn_regx, and gn_team's row teams) on shapes drawn at random inside its own `when` at the
 // device's subgroup size: log-uniform CPG, HW, any alignment, hard distributions. The shapes
 // come from the manifests' conditions, so a build's band is tested wherever it moves.
 TEST(RegisterFamilies, GeneratedShapesInsideEveryBuildsWhenPass) {
@@ -172,7 +172,9 @@ TEST(RegisterFamilies, GeneratedShapesInsideEveryBuildsWhenPass) {
   json problems = json::array();
   std::vector<std::string> builds;
   for (const auto& v : load_manifests({std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels"})) {
-    if (v.name.rfind("gn_onchip2", 0) != 0 && v.name.rfind("gn_regx", 0) != 0) continue;
+    if (v.name.rfind("gn_onchip2", 0) != 0 && v.name.rfind("gn_regx", 0) != 0 &&
+        v.name.rfind("gn_team", 0) != 0)
+      continue;
     builds.push_back(v.name);
     for (int found = 0, tries = 0; found < 2 && tries < 200000; ++tries) {
       Shape s{std::max(1u, log_uniform(1, 3)), 0, std::max(1u, log_uniform(1, 8192)),
@@ -185,7 +187,7 @@ TEST(RegisterFamilies, GeneratedShapesInsideEveryBuildsWhenPass) {
     }
   }
   ASSERT_GT(builds.size(), 10u);
-  expect_every_build_passes(problems, "gn_onchip2*,gn_regx*", builds, "register");
+  expect_every_build_passes(problems, "gn_onchip2*,gn_regx*,gn_team*", builds, "register");
 }
 
 // gn_fused_rp: long rows with HW % 4 != 0 (one row per tile: CPG == 1, or rows longer than

@@ -23,6 +23,7 @@ struct DeviceInfo {
   std::string uuid;            // pipeline cache UUID, hex
   DeviceLimits limits;
   bool subgroup_arithmetic = false;     // compute stage supports subgroupAdd etc.
+  bool subgroup_shuffle = false;        // compute stage supports subgroupShuffleXor etc.
   bool float_atomics = false;           // shaderBufferFloat32AtomicAdd
   bool executable_statistics = false;   // VK_KHR_pipeline_executable_properties (registers...)
   double timestamp_period_ns = 0;       // ns per timestamp tick
@@ -31,6 +32,7 @@ struct DeviceInfo {
 
   bool has(const std::string& feature) const {
     if (feature == "subgroup_arithmetic") return subgroup_arithmetic;
+    if (feature == "subgroup_shuffle") return subgroup_shuffle;
     if (feature == "float_atomics") return float_atomics;
     return false;
   }

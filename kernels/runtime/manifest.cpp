@@ -38,7 +38,7 @@ Variables problem_variables(const Shape& s, uint32_t subgroup_size) {
 
 namespace {
 
-const std::set<std::string> kFeatures{"subgroup_arithmetic", "float_atomics"};
+const std::set<std::string> kFeatures{"subgroup_arithmetic", "subgroup_shuffle", "float_atomics"};
 
 // Field access with messages that name the file, the variant and the field.
 class Reader {
@@ -191,7 +191,7 @@ VariantSpec parse_variant(const json& j, const fs::path& file, size_t index, std
     for (const auto& f : j["requires"]) {
       if (!f.is_string() || !kFeatures.count(f.get<std::string>()))
         r.fail("requires",
-               "unknown feature " + f.dump() + " (known: subgroup_arithmetic, float_atomics)");
+               "unknown feature " + f.dump() + " (known: subgroup_arithmetic, subgroup_shuffle, float_atomics)");
       v.requires_features.push_back(f.get<std::string>());
     }
   }

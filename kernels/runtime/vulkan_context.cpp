@@ -119,6 +119,8 @@ DeviceInfo describe(const vk::raii::PhysicalDevice& pd, uint32_t index) {
   info.subgroup_arithmetic =
       (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
       (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eArithmetic);
+  info.subgroup_shuffle = (subgroup.supportedStages & vk::ShaderStageFlagBits::eCompute) &&
+                          (subgroup.supportedOperations & vk::SubgroupFeatureFlagBits::eShuffle);
   if (has_extension(pd, VK_EXT_SHADER_ATOMIC_FLOAT_EXTENSION_NAME)) {
     auto f = pd.getFeatures2<vk::PhysicalDeviceFeatures2,
                              vk::PhysicalDeviceShaderAtomicFloatFeaturesEXT>();
@@ -191,6 +193,7 @@ nlohmann::json DeviceInfo::to_json() const {
           {"fingerprint", fingerprint()},
           {"subgroup_size", limits.subgroup_size},
           {"subgroup_arithmetic", subgroup_arithmetic},
+          {"subgroup_shuffle", subgroup_shuffle},
           {"float_atomics", float_atomics},
           {"executable_statistics", executable_statistics},
           {"timestamp_period_ns", timestamp_period_ns},

@@ -1,0 +1,103 @@
+#version 450
+// Stage 1 of the gn_team variants: instance-norm-like problems (CPG == 1: a group is one row
+// of HW elements) with short rows, where one subgroup or workgroup per group leaves most
+// lanes idle and pays a reduction chain per few dozen elements (gn_sgroup on G = C, HW < 800:
+// 12-48 % of copy bandwidth on the H200, held-out shapes of runs 28-29).
+//
+// A team of TEAM = SUBGROUP_SIZE / ROWS_PER_SG consecutive lanes owns one row; a subgroup
+// owns ROWS_PER_SG consecutive rows, which are one contiguous range, so the subgroup's loads
+// of slot k (lane j of each team reads element k * TEAM + j of its row) cover that range
+// without gaps over the slots. Lane j holds elements j, j + TEAM, ... (SLOTS of them) in
+// registers. Team sums are an xor butterfly of subgroupShuffleXor: both partners of a step
+// add the same two values, so every lane of a team ends with the same bits, and the order
+// is fixed (bitwise reproducible). No shared memory, no barrier.
+//
+// Numerics as every gn_* variant (docs/performance.md): d = x - K with K the row's first
+// element, two-pass statistics, sums centred at m^, grad_input = rstd * (w*dy - (cA + k2 *
+// (d - m^))) with w*dy a `precise` product. Writes grad_input (3T) and the per-(n, c)
+// partials (rstd * sum dy*(x-mean), sum dy), summed over n by gn_dwdb_split.comp.
+#extension GL_KHR_shader_subgroup_shuffle : require
+#define PARAMS_BINDING 5
+#include "gn_common.glsl"
+
+#ifndef SLOTS
+#error "define SLOTS (VT elements per lane held in registers)"
+#endif
+#ifndef ROWS_PER_SG
+#error "define ROWS_PER_SG (rows per subgroup: 1, 2, 4 or 8)"
+#endif
+#define TEAM (SUBGROUP_SIZE / ROWS_PER_SG)
+#if TEAM < 1 || (TEAM * ROWS_PER_SG) != SUBGROUP_SIZE
+#error "ROWS_PER_SG must divide SUBGROUP_SIZE"
+#endif
+
+layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { VT dy_v[]; };
+layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; };
+layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { float weight[]; };
+layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
+layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
+
+float team_sum(float v) {
+  [[unroll]] for (uint off = TEAM / 2; off > 0u; off >>= 1) v += subgroupShuffleXor(v, off);
+  return v;
+}
+vec2 team_sum(vec2 v) {
+  [[unroll]] for (uint off = TEAM / 2; off > 0u; off >>= 1) v += subgroupShuffleXor(v, off);
+  return v;
+}
+
+void main() {
+  const uint C = params.channels, HW = params.spatial;
+  const uint rows = params.batch * C;  // CPG == 1: row (n, c) is group (n, c)
+  const uint HWV = HW / VEC;
+  const uint first_row = linear_workgroup_id() * (NUM_SG * ROWS_PER_SG);
+  if (first_row >= rows) return;  // idle workgroups of a folded dispatch (uniform)
+  const uint lane = gl_SubgroupInvocationID;
+  const uint j = lane % TEAM;
+  const uint row = first_row + gl_SubgroupID * ROWS_PER_SG + lane / TEAM;
+  // Lanes of rows past the end still take part in the shuffles (zeros), never store.
+  const bool live = row < rows;
+  const uint base = row * HWV;
+  const float M = float(HW);
+#if VEC == 4
+  const float K = live ? x_v[base].x : 0.0;
+#else
+  const float K = live ? x_v[base] : 0.0;
+#endif
+  const float w = live ? weight[row % C] : 0.0;
+
+  VT d[SLOTS], dy[SLOTS];
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const uint h = k * TEAM + j;
+    const bool ok = live && h < HWV;
+    d[k] = ok ? x_v[base + h] - K : VZERO;
+    dy[k] = ok ? dy_v[base + h] : VZERO;
+  }
+  VT acc = VZERO;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
+  const float mean_t = team_sum(hsum(acc)) / M;
+
+  VT se2 = VZERO, sa = VZERO, sb = VZERO;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const bool ok = live && k * TEAM + j < HWV;
+    const VT e = ok ? d[k] - mean_t : VZERO;
+    d[k] = e;
+    // Explicit fma (one rounding per term) as in gn_sgroup.comp: left to contraction, the
+    // H200 build of a sum of products lost accuracy (GPU-host run 21a).
+    se2 = fma(e, e, se2);
+    sa += dy[k];
+    sb = fma(dy[k], e, sb);
+  }
+  const float m2 = team_sum(hsum(se2));
+  const vec2 ab = team_sum(vec2(hsum(sa), hsum(sb)));  // (sum dy, sum dy*e)
+  const float rstd = inversesqrt(m2 / M + uintBitsToFloat(params.eps_bits));
+  if (live && j == 0u) part[row] = vec2(rstd * ab.y, ab.x);
+  // The group's sums of w*dy and w*dy*e are w times the row's (one channel per group).
+  const vec2 W = fma(vec2(w), ab, vec2(0.0));
+  const float cA = W.x / M;
+  const float k2 = rstd * rstd * (W.y / M);
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const uint h = k * TEAM + j;
+    if (live && h < HWV) dx_v[base + h] = rstd * (weighted(w, dy[k]) - (cA + k2 * d[k]));
+  }
+}
