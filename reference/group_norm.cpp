@@ -98,7 +98,7 @@ namespace {
 // sum dy * xhat), which the caller adds over n in order.
 void backward_block(const Shape& shape, const Block& xb, const Block& dy, const RowArray& w,
                     double eps, MutableBlock& gi, double* sum_dy_out, double* sum_dy_xhat_out,
-                    double* scale_out) {
+                    double* scale_out, double* sq_dy_out, double* sq_dy_xhat_out) {
   const Eigen::Index cpg = shape.channels_per_group();
   const double m = static_cast<double>(shape.group_size());
   // The statistics exactly as group_stats() forms them.
@@ -117,6 +117,9 @@ void backward_block(const Shape& shape, const Block& xb, const Block& dy, const 
   const RowArray sum_dy_xhat = (dy * xhat).colwise().sum();
   Eigen::Map<RowArray>(sum_dy_out, cpg) = sum_dy;
   Eigen::Map<RowArray>(sum_dy_xhat_out, cpg) = sum_dy_xhat;
+  // Squares of the same terms: the scale the [C] sums are judged against where they cancel.
+  *sq_dy_out = dy.square().sum();
+  *sq_dy_xhat_out = (dy * xhat).square().sum();
 
   // With wdy = weight[c] * dy, per-channel sums give the group means directly.
   const double mean_wdy = (sum_dy * w).sum() / m;
@@ -140,6 +143,7 @@ ReferenceOutputs backward_blocks(const Shape& shape, const Eigen::ArrayXd& weigh
   out.grad_input_scale.resize(blocks);
   // [N * C] per-(n, c) sums, in NC order.
   Eigen::ArrayXd sums_dy(blocks * cpg), sums_dy_xhat(blocks * cpg);
+  Eigen::ArrayXd sq_dy(blocks), sq_dy_xhat(blocks);  // per (n, group), over its channels
   parallel_for(blocks, shape.elements(), [&](int64_t k) {
     const uint32_t n = static_cast<uint32_t>(k / shape.groups);
     const uint32_t g = static_cast<uint32_t>(k % shape.groups);
@@ -148,7 +152,7 @@ ReferenceOutputs backward_blocks(const Shape& shape, const Eigen::ArrayXd& weigh
     MutableBlock gi(out.grad_input.data() + off, hw, cpg);
     block_inputs(k, off, [&](const Block& xb, const Block& dy) {
       backward_block(shape, xb, dy, w, eps, gi, &sums_dy[k * cpg], &sums_dy_xhat[k * cpg],
-                     &out.grad_input_scale[k]);
+                     &out.grad_input_scale[k], &sq_dy[k], &sq_dy_xhat[k]);
     });
   });
   const Eigen::Index c = shape.channels;
@@ -156,6 +160,9 @@ ReferenceOutputs backward_blocks(const Shape& shape, const Eigen::ArrayXd& weigh
     out.grad_bias += sums_dy.segment(Eigen::Index{n} * c, c);
     out.grad_weight += sums_dy_xhat.segment(Eigen::Index{n} * c, c);
   }
+  // sqrt(mean over c of sum over (n, hw) of term^2): the channels' squares summed over blocks.
+  out.grad_bias_scale = std::sqrt(sq_dy.sum() / static_cast<double>(c));
+  out.grad_weight_scale = std::sqrt(sq_dy_xhat.sum() / static_cast<double>(c));
   return out;
 }
 

@@ -109,7 +109,7 @@ TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
   const Eigen::Index block = grouped ? static_cast<Eigen::Index>(shape.group_size()) : ref.size();
   const Eigen::Index blocks = ref.size() / block;
   // Per-block floor under rms(ref): the conditioning scale where given (a NaN scale floors at 0).
-  const Eigen::ArrayXd floor = grouped && block_scale.size() == blocks
+  const Eigen::ArrayXd floor = block_scale.size() == blocks
                                    ? block_scale.isFinite().select(block_scale, 0.0).eval()
                                    : Eigen::ArrayXd::Zero(blocks).eval();
 
@@ -203,10 +203,13 @@ VerificationResult verify(const Shape& shape, const GpuOutputs& gpu, const Refer
   VerificationResult result;
   result.tensors.push_back(measure_tensor("grad_input", shape, gpu.grad_input, ref.grad_input,
                                           tolerances.grad_input, ref.grad_input_scale));
+  // The [C] tensors are one block, floored at the rms of their channels' term norms.
   result.tensors.push_back(measure_tensor("grad_weight", shape, gpu.grad_weight, ref.grad_weight,
-                                          tolerances.grad_weight));
-  result.tensors.push_back(
-      measure_tensor("grad_bias", shape, gpu.grad_bias, ref.grad_bias, tolerances.grad_bias));
+                                          tolerances.grad_weight,
+                                          Eigen::ArrayXd::Constant(1, ref.grad_weight_scale)));
+  result.tensors.push_back(measure_tensor("grad_bias", shape, gpu.grad_bias, ref.grad_bias,
+                                          tolerances.grad_bias,
+                                          Eigen::ArrayXd::Constant(1, ref.grad_bias_scale)));
   result.pass = std::all_of(result.tensors.begin(), result.tensors.end(),
                             [](const TensorMetrics& t) { return t.pass; });
   return result;

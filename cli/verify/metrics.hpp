@@ -31,7 +31,8 @@ struct TensorMetrics {
   double max_scaled = 0;   // max |gpu - ref| / scale; scale = rms(ref) over the element's
                            // (n, group) for grad_input, raised to the block's conditioning
                            // scale when given (ReferenceOutputs::grad_input_scale), over the
-                           // tensor for grad_weight/bias; floored at 1e-30 so an exactly-zero
+                           // tensor for grad_weight/bias, raised to grad_weight_scale /
+                           // grad_bias_scale; floored at 1e-30 so an exactly-zero
                            // reference still judges
   uint64_t nonfinite = 0;  // NaN/Inf written where the reference is finite (poison excluded)
   uint64_t unwritten = 0;  // elements still holding kPoisonBits
@@ -48,8 +49,9 @@ struct VerificationResult {
   std::string summary() const;  // first failing tensor's failure line, or "ok"
 };
 
-// `block_scale` (grad_input only, one value per (n, group), may be empty): a floor under each
-// block's rms(ref), for blocks whose exact result is a cancellation residual.
+// `block_scale` (one value per block: per (n, group) for grad_input, one for the [C] tensors;
+// may be empty): a floor under each block's rms(ref), for blocks whose exact result is a
+// cancellation residual.
 TensorMetrics measure_tensor(const std::string& tensor, const Shape& shape,
                              const Eigen::ArrayXf& gpu, const Eigen::ArrayXd& ref,
                              const TensorTolerance& tolerance,

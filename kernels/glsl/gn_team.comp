@@ -12,6 +12,12 @@
 // add the same two values, so every lane of a team ends with the same bits, and the order
 // is fixed (bitwise reproducible). No shared memory, no barrier.
 //
+// MASKED (VEC 4, any HW): a row that does not start on a 16-byte boundary is read as the
+// aligned vec4 that cover it, elements of the neighbouring rows selected out (never
+// multiplied: their values never reach a sum), and the row's end vec4 written per element.
+// The scalar builds spend a load, an address and a test per element: 127 registers for 24
+// slots against 64 for the vec4 build of the same capacity (H200 run 30a).
+//
 // Numerics as every gn_* variant (docs/performance.md): d = x - K with K the row's first
 // element, two-pass statistics, sums centred at m^, grad_input = rstd * (w*dy - (cA + k2 *
 // (d - m^))) with w*dy a `precise` product. Writes grad_input (3T) and the per-(n, c)
@@ -46,10 +52,20 @@ vec2 team_sum(vec2 v) {
   return v;
 }
 
+#ifdef MASKED
+#if VEC != 4
+#error "MASKED reads vec4"
+#endif
+// Elements of vec4 number v that belong to the row [lo, lo + len).
+bvec4 in_row(uint v, uint lo, uint len) {
+  const uvec4 f = uvec4(4u * v) + uvec4(0u, 1u, 2u, 3u);
+  return bvec4(uvec4(greaterThanEqual(f, uvec4(lo))) & uvec4(lessThan(f, uvec4(lo + len))));
+}
+#endif
+
 void main() {
   const uint C = params.channels, HW = params.spatial;
   const uint rows = params.batch * C;  // CPG == 1: row (n, c) is group (n, c)
-  const uint HWV = HW / VEC;
   const uint first_row = linear_workgroup_id() * (NUM_SG * ROWS_PER_SG);
   if (first_row >= rows) return;  // idle workgroups of a folded dispatch (uniform)
   const uint lane = gl_SubgroupInvocationID;
@@ -57,12 +73,22 @@ void main() {
   const uint row = first_row + gl_SubgroupID * ROWS_PER_SG + lane / TEAM;
   // Lanes of rows past the end still take part in the shuffles (zeros), never store.
   const bool live = row < rows;
-  const uint base = row * HWV;
   const float M = float(HW);
+#ifdef MASKED
+  const uint lo = row * HW;                      // the row's first element
+  const uint base = lo >> 2u;                    // the vec4 holding it
+  const uint HWV = ((lo & 3u) + HW + 3u) >> 2u;  // vec4 touching the row
+  const uint E = rows * HW;
+  const float K = live ? x_v[base][lo & 3u] : 0.0;
+#define INSIDE(k, h) in_row(base + (h), lo, HW)
+#else
+  const uint HWV = HW / VEC;
+  const uint base = row * HWV;
 #if VEC == 4
   const float K = live ? x_v[base].x : 0.0;
 #else
   const float K = live ? x_v[base] : 0.0;
+#endif
 #endif
   const float w = live ? weight[row % C] : 0.0;
 
@@ -70,8 +96,31 @@ void main() {
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     const uint h = k * TEAM + j;
     const bool ok = live && h < HWV;
-    d[k] = ok ? x_v[base + h] - K : VZERO;
-    dy[k] = ok ? dy_v[base + h] : VZERO;
+    d[k] = VZERO;
+    dy[k] = VZERO;
+#ifdef MASKED
+    if (ok) {
+      const uint v = base + h;
+      if (4u * v + 3u < E) {
+        d[k] = x_v[v];
+        dy[k] = dy_v[v];
+      } else {  // the tensor's last vec4 is partial: no load past its end
+        for (uint c = 0; c < 4u; ++c)
+          if (4u * v + c < E) {
+            d[k][c] = x_v[v][c];
+            dy[k][c] = dy_v[v][c];
+          }
+      }
+      const bvec4 in_k = INSIDE(k, h);
+      d[k] = mix(VZERO, d[k] - K, in_k);
+      dy[k] = mix(VZERO, dy[k], in_k);
+    }
+#else
+    if (ok) {
+      d[k] = x_v[base + h] - K;
+      dy[k] = dy_v[base + h];
+    }
+#endif
   }
   VT acc = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
@@ -79,8 +128,13 @@ void main() {
 
   VT se2 = VZERO, sa = VZERO, sb = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-    const bool ok = live && k * TEAM + j < HWV;
+    const uint h = k * TEAM + j;
+    const bool ok = live && h < HWV;
+#ifdef MASKED
+    const VT e = ok ? mix(VZERO, d[k] - mean_t, INSIDE(k, h)) : VZERO;
+#else
     const VT e = ok ? d[k] - mean_t : VZERO;
+#endif
     d[k] = e;
     // Explicit fma (one rounding per term) as in gn_sgroup.comp: left to contraction, the
     // H200 build of a sum of products lost accuracy (GPU-host run 21a).
@@ -98,6 +152,18 @@ void main() {
   const float k2 = rstd * rstd * (W.y / M);
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     const uint h = k * TEAM + j;
-    if (live && h < HWV) dx_v[base + h] = rstd * (weighted(w, dy[k]) - (cA + k2 * d[k]));
+    if (!live || h >= HWV) continue;
+    const VT g = rstd * (weighted(w, dy[k]) - (cA + k2 * d[k]));
+#ifdef MASKED
+    const bvec4 in_k = INSIDE(k, h);
+    if (all(in_k)) {
+      dx_v[base + h] = g;
+    } else {  // the row's end vec4: its own elements only (the neighbours' teams write theirs)
+      for (uint c = 0; c < 4u; ++c)
+        if (in_k[c]) dx_v[base + h][c] = g[c];
+    }
+#else
+    dx_v[base + h] = g;
+#endif
   }
 }
