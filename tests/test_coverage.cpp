@@ -110,6 +110,29 @@ TEST(Coverage, ExamplesRespectWhen) {
   EXPECT_FALSE(find_example(regimes()[regime_index("cpg>=1024")], shipped("gn_onchip_64x8"), d));
 }
 
+// The fold regime counts for a variant only where its own dispatch folds: generated shapes with
+// N*G above the limit fold a workgroup-per-group kernel (gn_onchip2_256), never one that takes
+// 32 or more one-channel rows per workgroup (gn_team at subgroup 8); below it neither folds.
+TEST(Coverage, FoldIsTheVariantsOwnDispatch) {
+  const DeviceInfo d = lavapipe_like();
+  const Regime& fold = regimes()[regime_index("fold")];
+  const VariantSpec& per_group = shipped("gn_onchip2_256");
+  const auto variants = load_manifests({kSource + "/kernels"});
+  std::mt19937 rng(11);
+  int folded = 0;
+  for (int i = 0; i < 200; ++i) {
+    const uint32_t c = 1 + rng() % 3000, n = 1 + rng() % 200, hw = 1 + rng() % 60;
+    const Problem p = problem(n, c, hw, c);
+    const bool over = uint64_t{n} * c > 65535;
+    EXPECT_EQ(fold.holds(p, d.limits), over);
+    for (const auto& v : variants)
+      if (v.name.rfind("gn_team", 0) == 0) EXPECT_FALSE(fold.holds_for_variant(p, v, d.limits));
+    EXPECT_EQ(fold.holds_for_variant(p, per_group, d.limits), over);
+    folded += over;
+  }
+  EXPECT_GT(folded, 20);
+}
+
 TEST(Coverage, CellsFromEntries) {
   const DeviceInfo d = lavapipe_like();
   const VariantSpec& seed = shipped("seed");

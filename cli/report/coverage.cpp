@@ -21,6 +21,21 @@ bool is_prime(uint32_t n) {
 
 uint32_t cpg(const Problem& p) { return p.shape.channels_per_group(); }
 
+// The fold regime for one variant: N*G above the limit (where a workgroup per group folds) and
+// one of the variant's own foldable stages dispatching more than the limit in x, so that its
+// dispatch really folds into y. Kernels that take several groups or rows per workgroup fold
+// only far above N*G > limit (beyond lavapipe's buffer limits): the regime does not apply.
+bool variant_folds(const Problem& p, const VariantSpec& v, const DeviceLimits& l) {
+  if (uint64_t{p.shape.batch} * p.shape.groups <= fold_limit(l)) return false;
+  const Variables vars = problem_variables(p.shape, l.subgroup_size);
+  for (const auto& stage : v.stages)
+    if (stage.foldable &&
+        static_cast<uint64_t>(std::max<int64_t>(0, stage.dispatch[0].evaluate(vars))) >
+            fold_limit(l))
+      return true;
+  return false;
+}
+
 // Candidate shapes for examples: values at and around every boundary a regime or a
 // manifest band draws (powers of two +-1, primes, the fold), smallest problems first.
 const std::array<uint32_t, 33> kCpg = {1,   2,   3,   4,   5,   7,   8,    9,    15,   16,   17,
@@ -91,10 +106,12 @@ const std::vector<Regime>& regimes() {
        [](const Problem& p, L) { return p.shape.spatial % 4 != 0; }},
       {"HWprime", "prime spatial size", true,
        [](const Problem& p, L) { return is_prime(p.shape.spatial); }},
-      {"fold", "N*G above maxComputeWorkGroupCount[0] (the dispatch folds into y)", true,
+      // Per problem N*G above the limit; per variant, also its own dispatch (variant_folds).
+      {"fold", "N*G above maxComputeWorkGroupCount[0], the variant's dispatch folding into y", true,
        [](const Problem& p, L l) {
          return uint64_t{p.shape.batch} * p.shape.groups > fold_limit(l);
-       }},
+       },
+       variant_folds},
       {"eps<1e-9", "eps below 1e-9", false, [](const Problem& p, L) { return p.eps < 1e-9f; }},
       {"eps<1e-6", "eps in [1e-9, 1e-6)", false,
        [](const Problem& p, L) { return p.eps >= 1e-9f && p.eps < 1e-6f; }},
@@ -127,7 +144,9 @@ std::optional<Problem> find_example(const Regime& r, const VariantSpec& spec,
   }
   for (const Shape& s : shapes) {
     Problem p = example_problem(r, s, device.limits);
-    if (r.holds(p, device.limits) && not_applicable_reason(spec, s, device).empty()) return p;
+    if (r.holds_for_variant(p, spec, device.limits) &&
+        not_applicable_reason(spec, s, device).empty())
+      return p;
   }
   return std::nullopt;
 }
@@ -144,7 +163,7 @@ CoverageReport compute_coverage(const RunRecords& records,
       bool passed = false, ran = false;
       for (const EntryRecord& e : records.entries) {
         if (e.variant != spec->name || e.verdict == Verdict::kSkipped) continue;
-        if (!r.holds(e.problem, device.limits)) continue;
+        if (!r.holds_for_variant(e.problem, *spec, device.limits)) continue;
         ran = true;
         passed = passed || e.verdict == Verdict::kPass || e.verdict == Verdict::kXPass;
       }

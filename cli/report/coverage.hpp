@@ -21,6 +21,15 @@ struct Regime {
   std::string description;  // one line
   bool shape_only;          // decided by the shape alone (else by eps or the inputs)
   bool (*holds)(const Problem& problem, const DeviceLimits& limits);
+  // Where it also depends on the variant (the fold: the variant's own dispatch), the test for
+  // one variant; null where `holds` decides alone.
+  bool (*holds_for)(const Problem& problem, const VariantSpec& variant,
+                    const DeviceLimits& limits) = nullptr;
+
+  bool holds_for_variant(const Problem& problem, const VariantSpec& variant,
+                         const DeviceLimits& limits) const {
+    return holds_for ? holds_for(problem, variant, limits) : holds(problem, limits);
+  }
 };
 
 // Every regime, in report order. Subgroup size and fold limit come from `limits`.
