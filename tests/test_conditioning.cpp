@@ -119,5 +119,64 @@ TEST(Conditioning, KernelDroppingATermIsStillCaught) {
   EXPECT_GE(caught, cases * 95 / 100) << caught << " of " << cases;
 }
 
+// grad_weight where the terms cancel: grad_out drawn orthogonal to xhat over each channel, so
+// the exact grad_weight is a residual far below its terms, which a correct float32 kernel
+// cannot resolve (judged against itself, it fails: the point of ReferenceOutputs::
+// grad_weight_scale). A kernel that leaves out one sample's share is still caught.
+TEST(Conditioning, ChannelSumsAreJudgedAgainstTheirTerms) {
+  const uint64_t seed = std::random_device{}();
+  SCOPED_TRACE("rng seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::uniform_int_distribution<uint32_t> batch(2, 8), channels(1, 3), spatial(16, 100);
+  std::normal_distribution<double> normal;
+  int self_relative_fails = 0;
+  for (int i = 0; i < 100; ++i) {
+    Case c;
+    c.shape.batch = batch(rng);
+    c.shape.channels = c.shape.groups = channels(rng);
+    c.shape.spatial = spatial(rng);
+    c.eps = 1e-5f;
+    const Eigen::Index n_c = c.shape.channels, hw = c.shape.spatial;
+    const Eigen::Index e = static_cast<Eigen::Index>(c.shape.elements());
+    c.inputs.x = Eigen::ArrayXf::NullaryExpr(e, [&] { return float(normal(rng)); });
+    c.inputs.weight = Eigen::ArrayXf::NullaryExpr(n_c, [&] { return float(normal(rng)); });
+    const auto stats = reference::group_stats(c.shape, c.inputs.x.cast<double>(), c.eps);
+    Eigen::ArrayXd xhat(e), dy(e);
+    for (Eigen::Index k = 0; k < e; ++k)
+      xhat(k) = (c.inputs.x(k) - stats.mean(k / hw)) * stats.inv_std(k / hw);
+    for (Eigen::Index ch = 0; ch < n_c; ++ch) {  // dy -= (dy . xhat / xhat . xhat) xhat
+      double dot = 0, norm = 0;
+      for (uint32_t n = 0; n < c.shape.batch; ++n)
+        for (Eigen::Index j = 0; j < hw; ++j) {
+          const Eigen::Index k = (n * n_c + ch) * hw + j;
+          dy(k) = normal(rng);
+          dot += dy(k) * xhat(k);
+          norm += xhat(k) * xhat(k);
+        }
+      for (uint32_t n = 0; n < c.shape.batch; ++n)
+        for (Eigen::Index j = 0; j < hw; ++j) {
+          const Eigen::Index k = (n * n_c + ch) * hw + j;
+          dy(k) -= dot / norm * xhat(k);
+        }
+    }
+    c.inputs.grad_out = dy.cast<float>();
+    const ReferenceOutputs ref = reference::backward(c.shape, c.inputs, c.eps);
+    const GpuOutputs gpu = float32_backward(c.shape, c.inputs, c.eps, false);
+    const VerificationResult r = verify(c.shape, gpu, ref, Tolerances{});
+    EXPECT_TRUE(r.pass) << shape_label(c.shape) << ": " << r.summary();
+    const double self_relative =
+        (gpu.grad_weight.cast<double>() - ref.grad_weight).matrix().norm() /
+        ref.grad_weight.matrix().norm();
+    if (self_relative > Tolerances{}.grad_weight.l2_rel) ++self_relative_fails;
+
+    GpuOutputs wrong = gpu;  // sample 0's share of every channel left out
+    for (Eigen::Index ch = 0; ch < n_c; ++ch)
+      for (Eigen::Index j = 0; j < hw; ++j)
+        wrong.grad_weight(ch) -= float(dy(ch * hw + j) * xhat(ch * hw + j));
+    EXPECT_FALSE(verify(c.shape, wrong, ref, Tolerances{}).pass) << shape_label(c.shape);
+  }
+  EXPECT_GT(self_relative_fails, 50);
+}
+
 }  // namespace
 }  // namespace gnbench

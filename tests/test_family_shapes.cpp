@@ -158,9 +158,9 @@ TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
 }
 
 // Every build of the register-resident families (gn_onchip2, its few-invocation and many-slot
-// builds included, gn_regx, and gn_team's row teams) on shapes drawn at random inside its own `when` at the
-// device's subgroup size: log-uniform CPG, HW, any alignment, hard distributions. The shapes
-// come from the manifests' conditions, so a build's band is tested wherever it moves.
+// builds included, gn_regx, and gn_team's row teams) on shapes drawn at random inside its own
+// `when` at the device's subgroup size: log-uniform CPG, HW, any alignment, hard distributions. The
+// shapes come from the manifests' conditions, so a build's band is tested wherever it moves.
 TEST(RegisterFamilies, GeneratedShapesInsideEveryBuildsWhenPass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);

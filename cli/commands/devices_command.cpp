@@ -23,7 +23,9 @@ int devices_command(bool json) {
               << "   maxComputeWorkGroupCount [" << l.max_workgroup_count[0] << ", "
               << l.max_workgroup_count[1] << ", " << l.max_workgroup_count[2] << "], shared memory "
               << l.max_shared_memory << " B, subgroup size " << l.subgroup_size
-              << (d.subgroup_arithmetic ? (d.subgroup_shuffle ? " (arithmetic, shuffle)" : " (arithmetic)") : "")
+              << (d.subgroup_arithmetic
+                      ? (d.subgroup_shuffle ? " (arithmetic, shuffle)" : " (arithmetic)")
+                      : "")
               << (d.float_atomics ? ", float atomics" : "") << "\n"
               << "   timestamps: " << d.timestamp_period_ns << " ns/tick, "
               << d.timestamp_valid_bits << " valid bits\n";

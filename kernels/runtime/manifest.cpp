@@ -190,8 +190,8 @@ VariantSpec parse_variant(const json& j, const fs::path& file, size_t index, std
     if (!j["requires"].is_array()) r.fail("requires", "must be a list of feature names");
     for (const auto& f : j["requires"]) {
       if (!f.is_string() || !kFeatures.count(f.get<std::string>()))
-        r.fail("requires",
-               "unknown feature " + f.dump() + " (known: subgroup_arithmetic, subgroup_shuffle, float_atomics)");
+        r.fail("requires", "unknown feature " + f.dump() +
+                               " (known: subgroup_arithmetic, subgroup_shuffle, float_atomics)");
       v.requires_features.push_back(f.get<std::string>());
     }
   }
