@@ -12,11 +12,13 @@
 // add the same two values, so every lane of a team ends with the same bits, and the order
 // is fixed (bitwise reproducible). No shared memory, no barrier.
 //
-// MASKED (VEC 4, any HW): a row that does not start on a 16-byte boundary is read as the
-// aligned vec4 that cover it, elements of the neighbouring rows selected out (never
-// multiplied: their values never reach a sum), and the row's end vec4 written per element.
-// The scalar builds spend a load, an address and a test per element: 127 registers for 24
-// slots against 64 for the vec4 build of the same capacity (H200 run 30a).
+// MASKED (VEC 4; the shipped builds take HW % 4 != 0): a row that does not start on a 16-byte
+// boundary is read as the aligned vec4 that cover it, elements of the neighbouring rows
+// selected out (never multiplied: their values never reach a sum), and the row's end vec4
+// written per element. The scalar builds spend a load, an address and a test per element (127
+// registers for 24 slots against 64 for the vec4 build of the same capacity, H200 run 30a);
+// the masked ones spend bound tests per slot instead, and won only on rows up to 2 * SUBGROUP
+// elements and past the scalar capacity (run 30b).
 //
 // Numerics as every gn_* variant (docs/performance.md): d = x - K with K the row's first
 // element, two-pass statistics, sums centred at m^, grad_input = rstd * (w*dy - (cA + k2 *
