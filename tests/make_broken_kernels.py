@@ -136,8 +136,27 @@ def writes_input_when_timed(s):
     dst[idx] = inv_std * (w * dy - mean_wdy - xhat * mean_wdy_xhat);''')
 variants['broken_writes_input_when_timed'] = ('grad_input adds 1 to x[n, c, 0] when the output was not poisoned, i.e. only in hot timing runs after the first sample', writes_input_when_timed)
 
+# 14. Counts its workgroups in a zero-filled scratch counter and never resets it: every run's
+# outputs are right, but the counter is left non-zero (the runtime zero-fills such scratch
+# before poisoned runs only; between hot samples the variant must keep it zero itself).
+def counter_kept(s):
+    s = sub_once(s, '#if defined(ENTRY_GRAD_INPUT)\n', '''#if defined(ENTRY_GRAD_INPUT)
+layout(std430, set = 0, binding = 5) buffer Count { uint count[]; };
+''')
+    main = s.index('void main() {')
+    return sub_once(s, 'void main() {\n', '''void main() {
+  // BUG: counts its workgroups in a zero-filled counter and never resets it
+  if (gl_LocalInvocationID.x == 0u) { atomicAdd(count[0], 1u); }
+''', main, main + 20)
+
+def counter_kept_manifest(m):
+    m['buffers']['counter'] = {'scratch_bytes': '4', 'zero': True}
+    m['stages'][0]['bindings'].append('counter')
+
+variants['broken_counter_kept'] = ('grad_input counts its workgroups in a zero-filled scratch counter and never resets it: right outputs, a dirty counter after every run', counter_kept, counter_kept_manifest)
+
 header_re = re.compile(r'\A#version 450\n(// .*\n)+', re.M)
-for name, (what, patch) in variants.items():
+for name, (what, patch, *manifest_patch) in variants.items():
     body = patch(src)
     assert body != src
     m = header_re.match(body)
@@ -152,6 +171,8 @@ for name, (what, patch) in variants.items():
     man['description'] = 'BROKEN on purpose (verifier self-test): ' + what
     for st in man['stages']:
         st['shader'] = f'glsl/{name}.comp'
+    for fix in manifest_patch:
+        fix(man)
     with open(f'{out}/{name}.json', 'w') as f:
         f.write(json.dumps(man, indent=2) + '\n')
 

@@ -1,7 +1,8 @@
 // Variants are isolated: a kernel that writes into its inputs is FAIL naming the input, and the
 // variant run after it on the same problem gets the original inputs (and PASSes). The broken
 // kernels (tests/make_broken_kernels.py) write into grad_out in every run, or into x only in hot
-// timing runs; the seed is run after them as the control. Shapes are drawn from a fixed seed.
+// timing runs, or leave a zero-filled counter dirty; the seed is run after them as the control.
+// Shapes are drawn from a fixed seed.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -87,6 +88,26 @@ TEST(IsolatedVariants, AWriteOnlyDuringTimingIsCaughtAfterTiming) {
   for (const auto& e : untimed.entries) EXPECT_EQ(e.verdict, Verdict::kPass) << e.message;
   expect_blamed_and_isolated(run({"broken_writes_input_when_timed", "seed"}, problems, true),
                              "broken_writes_input_when_timed", "x", false, "during its timed runs");
+}
+
+// A "zero" scratch buffer is zero-filled before poisoned runs only, so a variant that leaves it
+// non-zero would start its next hot sample from a stale count: an ERROR after its first run,
+// timed or not, whatever its outputs; the variant after it is unaffected.
+TEST(IsolatedVariants, ZeroFilledScratchLeftNonZeroIsAnError) {
+  const auto problems = random_problems(18, 2);
+  for (bool timed : {false, true}) {
+    const RunRecords records = run({"broken_counter_kept", "seed"}, problems, timed);
+    ASSERT_EQ(records.entries.size(), 4u);
+    for (size_t i = 0; i < records.entries.size(); i += 2) {
+      const EntryRecord& bad = records.entries[i];
+      EXPECT_EQ(bad.variant, "broken_counter_kept");
+      EXPECT_EQ(bad.verdict, Verdict::kError);
+      EXPECT_EQ(bad.message,
+                "scratch buffer 'counter' (\"zero\": true) is not zero after a run: a variant must "
+                "leave its zero-filled scratch zero (docs/kernels.md)");
+      EXPECT_EQ(records.entries[i + 1].verdict, Verdict::kPass) << records.entries[i + 1].message;
+    }
+  }
 }
 
 // An expectation covers output failures only: writing into an input is never an expected one.

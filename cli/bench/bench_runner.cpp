@@ -30,6 +30,16 @@ namespace gnbench {
 
 namespace {
 
+// "zero" scratch is zero-filled before poisoned runs only, so a variant must leave it zero
+// (docs/kernels.md): otherwise its next hot sample would start from a stale count.
+void require_zero_scratch(VariantRunner& runner, const std::string& when) {
+  const auto dirty = runner.dirty_zero_scratch();
+  if (dirty.empty()) return;
+  throw std::runtime_error("scratch buffer '" + dirty.front() +
+                           "' (\"zero\": true) is not zero after " + when +
+                           ": a variant must leave its zero-filled scratch zero (docs/kernels.md)");
+}
+
 using Clock = std::chrono::steady_clock;
 // A timed entry after the GPU sat idle this long (the run's first, or one after a long
 // CPU-side step) keeps it busy first: an idle H200 drops its clocks within ~3 s.
@@ -239,6 +249,7 @@ void BenchRunner::run_entry(EntryRecord& e, size_t v, const Trial& t, RunState& 
   try {
     VariantRunner runner(*ctx_, run.transfer, compiled_[v], problem, t.device_inputs);
     GpuOutputs out = runner.run_once();
+    require_zero_scratch(runner, "a run");
     VerificationResult check = verify(problem.shape, out, t.reference, problem.tolerances);
     InvariantResult inv = check_invariants(problem.shape, t.inputs, problem.eps, out);
     if (t.index == 0 || worse(check, e.verification)) {
@@ -288,6 +299,7 @@ void BenchRunner::time_entry(EntryRecord& e, VariantRunner& runner, uint64_t ver
   };
   if (options_.cold) e.cold = sample_mode(true);
   if (options_.hot) e.hot = sample_mode(false);
+  require_zero_scratch(runner, "its timed runs");
   GpuOutputs timed = runner.read_outputs();
   VerificationResult after =
       output_hash(timed) == verified_hash

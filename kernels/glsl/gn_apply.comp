@@ -5,18 +5,14 @@
 //    first ceil(C / WG_SIZE) workgroups reduce grad_weight / grad_bias over n instead, so no
 //    extra dispatch is needed. Blocks run in reverse order: stage 1 read the tensor
 //    front to back, so its tail is what is still in L2 when this stage starts.
-//  ENTRY_DWDB (gn_onchip stage 2): only the grad_weight / grad_bias reduction.
 // Sums over n run in order n = 0, 1, ...: deterministic.
-#if defined(ENTRY_APPLY)
-#define PARAMS_BINDING 7
-#elif defined(ENTRY_DWDB)
-#define PARAMS_BINDING 3
-#else
-#error "define ENTRY_APPLY or ENTRY_DWDB"
+// (A reduction-only entry served gn_onchip2 until run 31; it now uses gn_dwdb_split.comp.)
+#if !defined(ENTRY_APPLY)
+#error "define ENTRY_APPLY"
 #endif
+#define PARAMS_BINDING 7
 #include "gn_common.glsl"
 
-#if defined(ENTRY_APPLY)
 layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { VT dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; };
 layout(std430, set = 0, binding = 2) readonly restrict buffer CoefBuf { vec4 coef[]; };
@@ -27,24 +23,13 @@ layout(std430, set = 0, binding = 6) writeonly restrict buffer GbBuf { float gra
 #ifndef ITEMS
 #error "define ITEMS (VT values per invocation)"
 #endif
-#else
-layout(std430, set = 0, binding = 0) readonly restrict buffer PartBuf { vec2 part[]; };
-layout(std430, set = 0, binding = 1) writeonly restrict buffer GwBuf { float grad_weight[]; };
-layout(std430, set = 0, binding = 2) writeonly restrict buffer GbBuf { float grad_bias[]; };
-#endif
 
-#if defined(ENTRY_DWDB)
-#define DWDB_BATCH 32u
-#endif
 #include "gn_dwdb.glsl"
 
 void main() {
   const uint C = params.channels;
   const uint ndw = (C + WG_SIZE - 1) / WG_SIZE;
   const uint wg = linear_workgroup_id();
-#if defined(ENTRY_DWDB)
-  if (wg < ndw && wg * WG_SIZE + gl_LocalInvocationID.x < C) reduce_dwdb(wg * WG_SIZE + gl_LocalInvocationID.x);
-#else
   if (wg < ndw) {
     if (wg * WG_SIZE + gl_LocalInvocationID.x < C) reduce_dwdb(wg * WG_SIZE + gl_LocalInvocationID.x);
     return;
@@ -72,5 +57,4 @@ void main() {
       dx_v[i] = cf.y * (weighted(cf.x, dys[k]) - (cf.z + cf.w * ((xs[k] - km.x) - km.y)));
     }
   }
-#endif
 }

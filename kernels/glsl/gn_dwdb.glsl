@@ -2,8 +2,8 @@
 // (deterministic). Shared by gn_apply.comp and gn_tile.comp's last-workgroup path; the
 // includer declares part (read), grad_weight and grad_bias (written).
 // DWDB_BATCH loads in flight per step (a plain loop would wait on each), summed in n order:
-// 8 where the reduction shares a kernel with other work (registers), 32 in the dwdb-only
-// stage (H200 run 20: resnet50gn_256x56x56, N = 32, 94.3 -> 93.0 us with gn_onchip2_v4_1024).
+// 8 where the reduction shares a kernel with other work (registers). (The dwdb-only stage
+// is gn_dwdb_split.comp since run 31.)
 #ifndef DWDB_BATCH
 #define DWDB_BATCH 8u
 #endif

@@ -1,46 +1,86 @@
 #version 450
-// grad_weight / grad_bias for any batch size in one dispatch: workgroup (x, y) sums the
-// per-(n, c) partials of channel block x over the rows n of chunk y (NB rows, params 0) into
-// part2[y][c]; the last chunk of each channel block to finish sums the NCH (params 1) chunks
-// in order. gn_apply.comp's ENTRY_DWDB gives each channel one invocation that walks all N
-// rows, which is slow when N is large and C small (65536 x 128: one workgroup reads 64 MiB).
-// Both sums run in a fixed order (n within a chunk, then chunk by chunk), so the result does
-// not depend on which workgroup is last: bitwise reproducible. The counters are zero-filled
-// by the runtime and reset by the last workgroup.
+// grad_weight / grad_bias for any batch size: workgroup (x, y) sums the per-(n, c) partials
+// of channel block x (CB = WG_SIZE / ROW_LANES channels) over the rows n of chunk y (NB
+// rows, params 0) into part2[y][c]; the last chunk of each channel block to finish sums the
+// NCH (params 1) chunks in order. ROW_LANES invocations share a channel, each taking every
+// ROW_LANES-th row of the chunk, so that a chunk costs NB / ROW_LANES / BATCH dependent load
+// rounds instead of NB / BATCH (one invocation per channel waits on a round trip per BATCH
+// rows: large batches with few channels left most of the GPU idle). ROW_LANES 1 is the
+// one-invocation-per-channel form.
+// Every sum runs in a fixed order (a lane's rows in n order, the lanes in lane order, the
+// chunks in chunk order), so the result does not depend on which workgroup is last: bitwise
+// reproducible. The counters are zero-filled by the runtime and reset by the last workgroup.
 #define PARAMS_BINDING 5
 #include "gn_common.glsl"
 
+#ifndef ROW_LANES
+#define ROW_LANES 1
+#endif
+#define CB (WG_SIZE / ROW_LANES)
+#if (WG_SIZE % ROW_LANES) != 0
+#error "WG_SIZE must be a multiple of ROW_LANES"
+#endif
+
 layout(std430, set = 0, binding = 0) readonly restrict buffer PartBuf { vec2 part[]; };  // [N*C]
 layout(std430, set = 0, binding = 1) coherent restrict buffer Part2Buf { vec2 part2[]; };  // [NCH*C]
-layout(std430, set = 0, binding = 2) coherent restrict buffer CountBuf { uint counter[]; };  // [ceil(C/WG)]
+layout(std430, set = 0, binding = 2) coherent restrict buffer CountBuf { uint counter[]; };  // [ceil(C/CB)]
 layout(std430, set = 0, binding = 3) writeonly restrict buffer GwBuf { float grad_weight[]; };
 layout(std430, set = 0, binding = 4) writeonly restrict buffer GbBuf { float grad_bias[]; };
 
+#ifndef BATCH
 #define BATCH 8u
+#endif
 shared bool s_last;
+shared vec2 s_lane[ROW_LANES][CB];
+
+// Sum of lane r's rows n = N0 + r, N0 + r + LANES, ... < N1 of BUF (row stride C_). LANES is
+// ROW_LANES, or 1 where the rows fit one batch (no lanes to merge: no shared memory, no
+// barrier; run 31 measured the row lanes 1-4 % slower than one invocation at N = 2).
+#define LANE_SUM(BUF, N0, N1, LANES, C_, c, r, OUT)                                             \
+  {                                                                                             \
+    OUT = vec2(0.0);                                                                            \
+    for (uint n = (N0) + (r); n < (N1); n += BATCH * (LANES)) {                                 \
+      vec2 v[BATCH]; /* loads in flight together, summed in n order */                          \
+      [[unroll]] for (uint k = 0; k < BATCH; ++k) {                                             \
+        const uint m = n + k * (LANES);                                                         \
+        v[k] = m < (N1) ? BUF[m * (C_) + (c)] : vec2(0.0);                                      \
+      }                                                                                         \
+      [[unroll]] for (uint k = 0; k < BATCH; ++k) OUT += v[k];                                  \
+    }                                                                                           \
+  }
+
+uint lanes_for(uint rows) { return rows <= BATCH ? 1u : ROW_LANES; }
+
+// Lane 0 of each channel gets the lanes' sums added in lane order; uniform control flow.
+vec2 lanes_total(vec2 mine, uint lanes, uint cl, uint r) {
+  if (lanes == 1u) return mine;
+  s_lane[r][cl] = mine;
+  barrier();
+  vec2 t = vec2(0.0);
+  if (r == 0u)
+    for (uint k = 0; k < ROW_LANES; ++k) t += s_lane[k][cl];
+  return t;
+}
 
 void main() {
   const uint C = params.channels, N = params.batch;
   const uint NB = params.aux_lo.x, NCH = params.aux_lo.y;
   const uint cb = gl_WorkGroupID.x, chunk = gl_WorkGroupID.y;
-  const uint c = cb * WG_SIZE + gl_LocalInvocationID.x;
+  const uint cl = gl_LocalInvocationID.x % CB, r = gl_LocalInvocationID.x / CB;
+  const uint c = cb * CB + cl;
   const uint n0 = chunk * NB, n1 = min(N, n0 + NB);
+  const uint lanes = lanes_for(n1 - n0);  // uniform
   vec2 acc = vec2(0.0);
-  if (c < C) {
-    for (uint n = n0; n < n1; n += BATCH) {
-      vec2 v[BATCH];  // loads in flight together, summed in n order
-      [[unroll]] for (uint k = 0; k < BATCH; ++k) v[k] = n + k < n1 ? part[(n + k) * C + c] : vec2(0.0);
-      [[unroll]] for (uint k = 0; k < BATCH; ++k) acc += v[k];
-    }
-  }
+  if (c < C && r < lanes) LANE_SUM(part, n0, n1, lanes, C, c, r, acc);
+  acc = lanes_total(acc, lanes, cl, r);
   if (NCH == 1u) {  // uniform: one chunk is the whole sum
-    if (c < C) {
+    if (c < C && r == 0u) {
       grad_weight[c] = acc.x;
       grad_bias[c] = acc.y;
     }
     return;
   }
-  if (c < C) part2[chunk * C + c] = acc;
+  if (c < C && r == 0u) part2[chunk * C + c] = acc;
   memoryBarrierBuffer();  // this invocation's record before the count
   barrier();
   if (gl_LocalInvocationID.x == 0u) {
@@ -50,9 +90,14 @@ void main() {
   }
   barrier();
   memoryBarrierBuffer();  // the other chunks' records after the count
-  if (!s_last || c >= C) return;
+  if (!s_last) return;  // uniform across the workgroup
+  const uint chunk_lanes = lanes_for(NCH);
   vec2 tot = vec2(0.0);
-  for (uint k = 0; k < NCH; ++k) tot += part2[k * C + c];
-  grad_weight[c] = tot.x;
-  grad_bias[c] = tot.y;
+  if (c < C && r < chunk_lanes) LANE_SUM(part2, 0u, NCH, chunk_lanes, C, c, r, tot);
+  barrier();  // s_lane is reused
+  tot = lanes_total(tot, chunk_lanes, cl, r);
+  if (c < C && r == 0u) {
+    grad_weight[c] = tot.x;
+    grad_bias[c] = tot.y;
+  }
 }

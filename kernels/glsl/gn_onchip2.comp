@@ -2,8 +2,8 @@
 // Stage 1 of the gn_onchip2 variants: one workgroup per (n, group) holds the whole group in
 // registers (the manifest's `when` guarantees it fits), so x and grad_out are read once:
 // grad_input from the registers (3T of traffic) and per-(n, c) partials
-// (rstd * sum dy*(x-mean), sum dy) for grad_weight / grad_bias, which gn_apply.comp
-// (ENTRY_DWDB) reduces over n in a second dispatch.
+// (rstd * sum dy*(x-mean), sum dy) for grad_weight / grad_bias, which gn_dwdb_split.comp
+// reduces over n in a second dispatch.
 //
 // The same on-chip algorithm as gn_tile.comp's ENTRY_ONCHIP, kept in a file of its own:
 // these builds measured faster in this form (H200 runs 3 and 9, docs/gpu-log.md), with the

@@ -21,7 +21,7 @@
 //  ENTRY_ONCHIP   the tile is the whole group (the manifest's `when` guarantees it fits):
 //                 the kernel finishes the group: grad_input from the registers (3T of
 //                 traffic) and per-(n, c) partials (rstd * sum dy*(x-mean), sum dy) for
-//                 grad_weight / grad_bias, which gn_apply.comp (ENTRY_DWDB) reduces over n.
+//                 grad_weight / grad_bias, which a second dispatch reduces over n.
 //                 KEEP_DY 0 keeps only d in registers and reads grad_out twice (after the
 //                 mean, and for grad_input): half the registers, so twice the group size;
 //                 the second read is of data this workgroup read microseconds before, so

@@ -1,5 +1,6 @@
 #include "kernels/runtime/variant_runner.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -270,7 +271,7 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush*
   cmd.resetQueryPool(*queries_, 0, count * per_sample);
   for (uint32_t i = 0; i < count; ++i) {
     if (i) compute_to_transfer_barrier(cmd);
-    // Hot samples poison once; accumulators that a variant needs zeroed are zeroed every time.
+    // Hot samples poison and zero once; the variant keeps its "zero" scratch zero itself.
     if (cold && flush->method() == FlushMethod::kFill) {
       flush->record(cmd, i);
       record_fills(cmd, true);
@@ -279,8 +280,8 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush*
       record_fills(cmd, true);
       compute_to_compute_barrier(cmd);
       flush->record(cmd, i);
-    } else {
-      record_fills(cmd, i == 0);
+    } else if (i == 0) {
+      record_fills(cmd, true);
     }
     record_stages(cmd, &queries_, i * per_sample, stage_times);
   }
@@ -303,6 +304,18 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush*
         out[i].stage_ns.push_back(elapsed(t[s], t[s + 1]));
   }
   return out;
+}
+
+std::vector<std::string> VariantRunner::dirty_zero_scratch() {
+  std::vector<std::string> dirty;
+  for (const auto& b : variant_.spec->buffers) {
+    if (!b.zero_fill) continue;
+    const GpuBuffer& buf = *owned_.at(b.name);
+    std::vector<uint32_t> words(buf.bytes() / sizeof(uint32_t));
+    transfer_.download(buf, 0, std::as_writable_bytes(std::span(words)));
+    if (std::ranges::any_of(words, [](uint32_t w) { return w != 0; })) dirty.push_back(b.name);
+  }
+  return dirty;
 }
 
 GpuOutputs VariantRunner::read_outputs() {

@@ -59,6 +59,12 @@ class VariantRunner {
   std::vector<SampleTimes> sample(uint32_t count, const CacheFlush* flush, bool stage_times);
   // The outputs the last run or sample left behind.
   GpuOutputs read_outputs();
+  // The "zero" scratch buffers that are not all zero now. They are zero-filled before a
+  // poisoned run only (the first of a batch of hot samples included); between hot samples the
+  // variant must leave them zero itself (a counter reset by its last workgroup), as under a
+  // framework that allocates them zeroed once. A fill per hot sample also costs the timed
+  // region several microseconds on the H200 (run 31), which no framework would pay.
+  std::vector<std::string> dirty_zero_scratch();
 
   std::vector<std::string> stage_names() const;
   // Workgroup counts actually dispatched per stage (after folding).
