@@ -21,6 +21,14 @@
 // m^ + sum(e)/M, M2 - sum(e)^2/M) cost an add per element and no test saw it more accurate
 // (run 19).
 //
+// MASKED (VEC 4, the _m4 builds; HW % 4 != 0): rows do not start on 16-byte boundaries, so
+// each row is read as the aligned vec4 that cover it with the neighbouring rows' elements
+// selected out, and its end vec4 written per element (gn_masked.glsl, as gn_team.comp's masked
+// builds). Chunks are laid out for the most vec4 a row can touch, (HW + 6) / 4; a slot keeps
+// its 4-bit element mask. The scalar builds these replace on such shapes load, address and
+// test every element (on aligned shapes the scalar on-chip builds ran ~2x the vec4 ones, H200
+// run 31).
+//
 // GROUP_MAJOR (the gn_gmajor_* builds): one dispatch. Workgroup g takes the samples
 // n = 0, 1, ... of group g in turn, so the thread that forms row rr's partial for one sample
 // forms it for every sample: it keeps the sums over n in registers and writes grad_weight /
@@ -40,6 +48,12 @@
 #define PARAMS_BINDING 5
 #endif
 #include "gn_common.glsl"
+#ifdef MASKED
+#include "gn_masked.glsl"
+#if SLOTS > 8
+#error "MASKED keeps 4 mask bits per slot in one uint: SLOTS <= 8"
+#endif
+#endif
 
 #ifndef SLOTS
 #error "define SLOTS (chunks per subgroup held in registers)"
@@ -125,7 +139,12 @@ DEFINE_PART_SUM(wg_sum_w, vec2, vec2(0.0))
 void main() {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
-  const uint HWV = HW / VEC;                                   // row length in VT units
+#ifdef MASKED
+  const uint HWV = (HW + 6u) >> 2u;  // the most vec4 a row touches (row_vec4s)
+  const uint E = params.batch * C * HW;
+#else
+  const uint HWV = HW / VEC;  // row length in VT units
+#endif
   const uint cpr = (HWV + SUBGROUP_SIZE - 1) / SUBGROUP_SIZE;  // chunks per row
 
 #ifdef GROUP_MAJOR
@@ -162,7 +181,9 @@ void main() {
   // Needed only after the statistics: issued first, the weights' latency hides behind the
   // tile loads instead of adding two global round trips after the reductions.
   const float w_pre = gl_LocalInvocationID.x < CPG ? weight[g * CPG + gl_LocalInvocationID.x] : 0.0;
-#if VEC == 4
+#if defined(MASKED)
+  const float K = IF_IN_BATCH(x_v[(group_row * HW) >> 2u][(group_row * HW) & 3u]);
+#elif VEC == 4
   const float K = IF_IN_BATCH(x_v[group_row * HWV].x);
 #else
   const float K = IF_IN_BATCH(x_v[group_row * HWV]);
@@ -176,17 +197,35 @@ void main() {
   // Load: every slot's loads are issued before any is used.
   VT d[SLOTS], dy[SLOTS];
   uint valid = 0u;
+#ifdef MASKED
+  uint masks = 0u;  // slot k's elements in the row: bits 4k..4k+3
+#endif
   {
     uint r = r_start, jj = jj_start;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       const uint hw = jj * SUBGROUP_SIZE + lane;
+#ifdef MASKED
+      const uint lo = (group_row + r) * HW;
+      const bool ok = IN_BATCH_AND k < KQ && q0 + k < Q && hw < row_vec4s(lo, HW);
+#else
       const bool ok = IN_BATCH_AND k < KQ && q0 + k < Q && hw < HWV;
+#endif
       d[k] = VZERO;
       dy[k] = VZERO;
       if (ok) {
+#ifdef MASKED
+        const uint v = (lo >> 2u) + hw;
+        LOAD_VEC4_BOUNDED(d[k], x_v, v, E)
+        LOAD_VEC4_BOUNDED(dy[k], dy_v, v, E)
+        const bvec4 in_k = in_row(v, lo, HW);
+        d[k] = mix(VZERO, d[k] - K, in_k);
+        dy[k] = mix(VZERO, dy[k], in_k);
+        masks |= pack_mask(in_k, k);
+#else
         const uint idx = tile_base + r * HWV + hw;
         d[k] = x_v[idx] - K;
         dy[k] = dy_v[idx];
+#endif
         valid |= 1u << k;
       }
       if (++jj == J) { jj = 0u; ++r; }
@@ -220,7 +259,11 @@ void main() {
     uint jj = jj_start, seg_start = q0;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       if (k < KQ && q0 + k < Q) {  // uniform in the subgroup
+#ifdef MASKED
+        const VT e = mix(VZERO, d[k] - mean_t, slot_mask(masks, k));
+#else
         const VT e = ((valid >> k) & 1u) != 0u ? d[k] - mean_t : VZERO;
+#endif
         se2 += e * e;
         seg += vec2(hsum(DY(k)), hsum(DY(k) * e));
         ++jj;
@@ -271,7 +314,12 @@ void main() {
       if (((valid >> k) & 1u) != 0u) {
         const uint hw = jj * SUBGROUP_SIZE + lane;
         const float w = s_w[r];
-        dx_v[tile_base + r * HWV + hw] = rstd * (weighted(w, DY(k)) - (cA + k2 * (d[k] - mean_t)));
+        const VT gi = rstd * (weighted(w, DY(k)) - (cA + k2 * (d[k] - mean_t)));
+#ifdef MASKED
+        STORE_VEC4_MASKED(dx_v, (((group_row + r) * HW) >> 2u) + hw, gi, slot_mask(masks, k))
+#else
+        dx_v[tile_base + r * HWV + hw] = gi;
+#endif
       }
       if (++jj == J) { jj = 0u; ++r; }
     }

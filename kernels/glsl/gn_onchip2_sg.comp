@@ -21,8 +21,17 @@
 // that file ran 111 us on resnet50gn_256x56x56 (its loads and loop shapes differ). The loops
 // below were later written without the measured build's one-batch grad_out loop; the SPIR-V
 // differs from it only by folded `true &&` terms and block order.
+//
+// MASKED (the _m4 builds, HW % 4 != 0): rows read as masked aligned vec4, as in
+// gn_onchip2.comp; a subgroup's element count n_s counts the masks' bits.
 #define PARAMS_BINDING 5
 #include "gn_common.glsl"
+#ifdef MASKED
+#include "gn_masked.glsl"
+#if SLOTS > 8
+#error "MASKED keeps 4 mask bits per slot in one uint: SLOTS <= 8"
+#endif
+#endif
 #ifndef DY_SHARED
 #define DY_SHARED 0
 #endif
@@ -59,7 +68,12 @@ vec2 row_total(uint rr, uint J, uint KQ, float mean) {
 void group_kernel(const uint ng) {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
+#ifdef MASKED
+  const uint HWV = (HW + 6u) >> 2u;  // the most vec4 a row touches (row_vec4s)
+  const uint E = params.batch * C * HW;
+#else
   const uint HWV = HW / VEC;
+#endif
   const uint J = (HWV + SUBGROUP_SIZE - 1) / SUBGROUP_SIZE;  // chunks per row
   const uint n = ng / G, g = ng % G;
   const uint Q = CPG * J;
@@ -67,7 +81,9 @@ void group_kernel(const uint ng) {
   const uint group_row = n * C + g * CPG;
   const uint tile_base = group_row * HWV;
   const float w_pre = gl_LocalInvocationID.x < CPG ? weight[g * CPG + gl_LocalInvocationID.x] : 0.0;
-#if VEC == 4
+#if defined(MASKED)
+  const float K = x_v[(group_row * HW) >> 2u][(group_row * HW) & 3u];
+#elif VEC == 4
   const float K = x_v[group_row * HWV].x;
 #else
   const float K = x_v[group_row * HWV];
@@ -77,20 +93,45 @@ void group_kernel(const uint ng) {
   const uint q0 = s * KQ;
   const uint nk = q0 < Q ? min(KQ, Q - q0) : 0u;
   const uint r_start = q0 / J, jj_start = q0 - r_start * J;
+#ifdef MASKED
+#define SLOT_IDX(r, jj) ((((group_row + (r)) * HW) >> 2u) + (jj) * SUBGROUP_SIZE + lane)
+#else
 #define SLOT_IDX(r, jj) (tile_base + (r) * HWV + (jj) * SUBGROUP_SIZE + lane)
+#endif
 #define NEXT_SLOT(r, jj) if (++(jj) == J) { (jj) = 0u; ++(r); }
 
   // Load: every slot's loads are issued before any is used.
   uint valid = 0u;
   VT d[SLOTS];
   VT dy[SLOTS];
+#ifdef MASKED
+  uint masks = 0u;  // slot k's elements in the row: bits 4k..4k+3
+  float cnt = 0.0;  // elements of this invocation's slots
+#endif
   {
     uint r = r_start, jj = jj_start;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+#ifdef MASKED
+      const uint lo = (group_row + r) * HW;
+      const bool ok = k < nk && jj * SUBGROUP_SIZE + lane < row_vec4s(lo, HW);
+      d[k] = VZERO;
+      dy[k] = VZERO;
+      if (ok) {
+        valid |= 1u << k;
+        const uint v = SLOT_IDX(r, jj);
+        LOAD_VEC4_BOUNDED(d[k], x_v, v, E)
+        LOAD_VEC4_BOUNDED(dy[k], dy_v, v, E)
+        const bvec4 in_k = in_row(v, lo, HW);
+        d[k] = mix(VZERO, d[k] - K, in_k);
+        dy[k] = mix(VZERO, dy[k], in_k);
+        masks |= pack_mask(in_k, k);
+      }
+#else
       const bool ok = k < nk && jj * SUBGROUP_SIZE + lane < HWV;
       if (ok) valid |= 1u << k;
       d[k] = ok ? x_v[SLOT_IDX(r, jj)] - K : VZERO;
       dy[k] = ok ? dy_v[SLOT_IDX(r, jj)] : VZERO;
+#endif
       NEXT_SLOT(r, jj)
     }
   }
@@ -102,11 +143,16 @@ void group_kernel(const uint ng) {
 
   // This subgroup's statistics: its mean, then centred sums.
   VT acc = VZERO;
+#ifdef MASKED
+  cnt = float(bitCount(masks));
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
+#else
   float cnt = 0.0;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     acc += d[k];
     if (((valid >> k) & 1u) != 0u) cnt += float(VEC);
   }
+#endif
   const vec2 sc = subgroupAdd(vec2(hsum(acc), cnt));
   const float n_s = sc.y;
   const float mhat = n_s > 0.0 ? sc.x / n_s : 0.0;
@@ -118,7 +164,11 @@ void group_kernel(const uint ng) {
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) t[k] = DYV(k);
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       if (k < nk) {  // uniform in the subgroup
+#ifdef MASKED
+        const VT e = mix(VZERO, d[k] - mhat, slot_mask(masks, k));
+#else
         const VT e = ((valid >> k) & 1u) != 0u ? d[k] - mhat : VZERO;
+#endif
         se2 += e * e;
         seg += vec2(hsum(t[k]), hsum(t[k] * e));
         ++jjp;
@@ -160,8 +210,14 @@ void group_kernel(const uint ng) {
     VT t[SLOTS];
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) t[k] = DYV(k);
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      if (((valid >> k) & 1u) != 0u)
-        dx_v[SLOT_IDX(rp, jjp)] = rstd * (weighted(s_w[rp], t[k]) - (cA + k2 * (d[k] - mean)));
+      if (((valid >> k) & 1u) != 0u) {
+        const VT gi = rstd * (weighted(s_w[rp], t[k]) - (cA + k2 * (d[k] - mean)));
+#ifdef MASKED
+        STORE_VEC4_MASKED(dx_v, SLOT_IDX(rp, jjp), gi, slot_mask(masks, k))
+#else
+        dx_v[SLOT_IDX(rp, jjp)] = gi;
+#endif
+      }
       NEXT_SLOT(rp, jjp)
     }
   }

@@ -55,14 +55,7 @@ vec2 team_sum(vec2 v) {
 }
 
 #ifdef MASKED
-#if VEC != 4
-#error "MASKED reads vec4"
-#endif
-// Elements of vec4 number v that belong to the row [lo, lo + len).
-bvec4 in_row(uint v, uint lo, uint len) {
-  const uvec4 f = uvec4(4u * v) + uvec4(0u, 1u, 2u, 3u);
-  return bvec4(uvec4(greaterThanEqual(f, uvec4(lo))) & uvec4(lessThan(f, uvec4(lo + len))));
-}
+#include "gn_masked.glsl"
 #endif
 
 void main() {

@@ -1,0 +1,45 @@
+// Masked vec4 access for rows that do not start on a 16-byte boundary (HW % 4 != 0): a row
+// [lo, lo + len) of a float tensor is read as the aligned vec4 that cover it, the elements of
+// the neighbouring rows selected out (never multiplied: their values never reach a sum), and
+// its end vec4 written per element (the neighbours' owners write theirs). Included after
+// gn_common.glsl by the MASKED builds.
+#if VEC != 4
+#error "MASKED reads vec4"
+#endif
+
+// Elements of vec4 number v that belong to the row [lo, lo + len).
+bvec4 in_row(uint v, uint lo, uint len) {
+  const uvec4 f = uvec4(4u * v) + uvec4(0u, 1u, 2u, 3u);
+  return bvec4(uvec4(greaterThanEqual(f, uvec4(lo))) & uvec4(lessThan(f, uvec4(lo + len))));
+}
+
+// The vec4 touching the row [lo, lo + len): one more than len / 4 when it straddles.
+uint row_vec4s(uint lo, uint len) { return ((lo & 3u) + len + 3u) >> 2u; }
+
+// 4-bit masks of several slots packed in one uint (slot k in bits 4k..4k+3).
+uint pack_mask(bvec4 m, uint k) {
+  return (uint(m.x) | (uint(m.y) << 1u) | (uint(m.z) << 2u) | (uint(m.w) << 3u)) << (4u * k);
+}
+bvec4 slot_mask(uint masks, uint k) {
+  return notEqual(uvec4(masks >> (4u * k)) & uvec4(1u, 2u, 4u, 8u), uvec4(0u));
+}
+
+// dst = buf[v], except that components at or past element E (the tensor's last vec4 may be
+// partial) are not read and stay 0.
+#define LOAD_VEC4_BOUNDED(dst, buf, v, E)                              \
+  if (4u * (v) + 3u < (E)) {                                           \
+    dst = buf[v];                                                      \
+  } else {                                                             \
+    dst = vec4(0.0);                                                   \
+    for (uint c_ = 0u; c_ < 4u; ++c_)                                  \
+      if (4u * (v) + c_ < (E)) dst[c_] = buf[v][c_];                   \
+  }
+
+// buf[v] = val for the components `m` selects: one vec4 store when it selects all four.
+#define STORE_VEC4_MASKED(buf, v, val, m)                              \
+  if (all(m)) {                                                        \
+    buf[v] = val;                                                      \
+  } else {                                                             \
+    for (uint c_ = 0u; c_ < 4u; ++c_)                                  \
+      if ((m)[c_]) buf[v][c_] = (val)[c_];                             \
+  }
