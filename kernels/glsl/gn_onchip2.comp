@@ -21,13 +21,14 @@
 // m^ + sum(e)/M, M2 - sum(e)^2/M) cost an add per element and no test saw it more accurate
 // (run 19).
 //
-// MASKED (VEC 4, the _m4 builds; HW % 4 != 0): rows do not start on 16-byte boundaries, so
-// each row is read as the aligned vec4 that cover it with the neighbouring rows' elements
-// selected out, and its end vec4 written per element (gn_masked.glsl, as gn_team.comp's masked
-// builds). Chunks are laid out for the most vec4 a row can touch, (HW + 6) / 4; a slot keeps
-// its 4-bit element mask. The scalar builds these replace on such shapes load, address and
-// test every element (on aligned shapes the scalar on-chip builds ran ~2x the vec4 ones, H200
-// run 31).
+// MASKED (VEC 4, the gn_onchip2_m4 builds; HW % 4 != 0): rows do not start on 16-byte
+// boundaries, so each row is read as the aligned vec4 that cover it with the neighbouring
+// rows' elements selected out, and its end vec4 written per element (gn_masked.glsl, as
+// gn_team.comp's masked builds). Chunks are laid out for the most vec4 a row can touch,
+// (HW + 6) / 4; a slot keeps its 4-bit element mask. Against the scalar on-chip and 5T
+// builds that had these shapes: the fastest variant hot on 16 of the 80 shapes of seeds 36 and
+// 37 (up to 1.33x over the next) and maskrcnn_fpn_p5 12.4 -> 10.7 us (H200 run 32). Built
+// GROUP_MAJOR too, they never won (run 32), so no gn_gmajor build is masked.
 //
 // GROUP_MAJOR (the gn_gmajor_* builds): one dispatch. Workgroup g takes the samples
 // n = 0, 1, ... of group g in turn, so the thread that forms row rr's partial for one sample
