@@ -24,22 +24,12 @@ def read(path):
 
 
 def hot_medians(results):
-    """problem -> variant -> hot median (us) of the PASS / XPASS entries."""
-    verdict = {}
-    for b in results["benchmarks"]:
-        g = b.get("gnbench")
-        if g:
-            verdict[(g["problem"]["name"], g["variant"])] = g["verdict"]
+    """problem -> variant -> hot median (us) of the PASS / XPASS entries (as perf_table.py)."""
     out = {}
     for b in results["benchmarks"]:
-        run = b.get("run_name", "").split("/")
-        hot = b["name"].endswith("/hot_median") or (
-            b.get("aggregate_name") == "median" and len(run) == 2 and "gnbench" in b)
-        if not hot or b.get("real_time", 0) <= 0:
-            continue
-        problem, variant = run[0], run[1]
-        if verdict.get((problem, variant)) in ("PASS", "XPASS"):
-            out.setdefault(problem, {})[variant] = b["real_time"]
+        g = b.get("gnbench")
+        if g and g["verdict"] in ("PASS", "XPASS") and "hot" in g:
+            out.setdefault(g["problem"]["name"], {})[g["variant"]] = g["hot"]["ns"]["median"] / 1e3
     return out
 
 
