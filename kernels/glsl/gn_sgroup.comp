@@ -7,7 +7,10 @@
 //    the group's M <= SUBGROUP_SIZE * SLOTS elements in registers (lane l holds elements
 //    l, l + SUBGROUP, ...: a group is one contiguous range, so the loads are coalesced).
 //    Statistics with subgroupAdd only; no workgroup barrier.
-//  ENTRY_LANE: one invocation per (n, group), M <= SLOTS elements, all sums serial.
+//    VEC 4 (the gn_sgroup_v4 builds, M % 4 == 0, so every group starts on 16 bytes): lane l
+//    holds the vec4 l, l + SUBGROUP, ...: a quarter of the load, store and bound-test
+//    instructions, for the many-small-groups shapes where those, not DRAM, set the time.
+//  ENTRY_LANE: one invocation per (n, group), M <= SLOTS elements, all sums serial (scalar).
 // Both write grad_input (3T of traffic) and per-(n, c) partials (rstd * sum dy*(x-mean),
 // sum dy), summed over n by gn_dwdb_split.comp.
 //
@@ -22,13 +25,16 @@
 #error "define SLOTS (elements per invocation held in registers)"
 #endif
 
-layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { float dy_v[]; };
-layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { float x_v[]; };
+layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { VT dy_v[]; };
+layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; };
 layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { float weight[]; };
-layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { float dx_v[]; };
+layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
 layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
 
 #if defined(ENTRY_LANE)
+#if VEC != 1
+#error "ENTRY_LANE is scalar"
+#endif
 
 void main() {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
@@ -71,42 +77,55 @@ void main() {
 
 #else  // ENTRY_SUBGROUP
 
-#define CAP (SUBGROUP_SIZE * SLOTS)
+#define CAP (SUBGROUP_SIZE * SLOTS)  // VT units per subgroup
 // Each subgroup's dy and e = d - m^, so that lanes can sum channels other than their own.
-shared float s_dy[NUM_SG * CAP];
-shared float s_e[NUM_SG * CAP];
+shared VT s_dy[NUM_SG * CAP];
+shared VT s_e[NUM_SG * CAP];
 shared vec2 s_ab[WG_SIZE];  // per-lane pieces of channel sums
+#if VEC == 4
+#define ELEM(a, i) a[(i) >> 2u][(i) & 3u]
+#define K_OF(v) (v).x
+// w*dy rounded on its own, per component (as weighted()).
+vec4 weighted4(vec4 w, vec4 dy) {
+  precise vec4 p = w * dy;
+  return p;
+}
+#else
+#define ELEM(a, i) a[i]
+#define K_OF(v) (v)
+#endif
 
 void main() {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G, M = CPG * HW;
+  const uint MV = M / VEC;  // VT units in the group (M % VEC == 0 by the manifest)
   const uint s = gl_SubgroupID, lane = gl_SubgroupInvocationID;
   const uint ng = linear_workgroup_id() * NUM_SG + s;
   if (ng >= params.batch * G) return;  // whole subgroups only: no workgroup barrier below
   const uint n = ng / G, g = ng % G;
-  const uint base = ng * M;
+  const uint base = ng * MV;
   const uint sbase = s * CAP;
-  const float K = x_v[base];
-  float d[SLOTS], dy[SLOTS];
+  const float K = K_OF(x_v[base]);
+  VT d[SLOTS], dy[SLOTS];
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     const uint i = k * SUBGROUP_SIZE + lane;
-    d[k] = i < M ? x_v[base + i] - K : 0.0;
-    dy[k] = i < M ? dy_v[base + i] : 0.0;
+    d[k] = i < MV ? x_v[base + i] - K : VZERO;
+    dy[k] = i < MV ? dy_v[base + i] : VZERO;
   }
-  float sd = 0.0;
+  VT sd = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) sd += d[k];
-  const float mean_t = subgroupAdd(sd) / float(M);
-  float se2 = 0.0;
+  const float mean_t = subgroupAdd(hsum(sd)) / float(M);
+  VT se2 = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     const uint i = k * SUBGROUP_SIZE + lane;
-    const float e = i < M ? d[k] - mean_t : 0.0;
+    const VT e = i < MV ? d[k] - mean_t : VZERO;
     se2 = fma(e, e, se2);  // explicit fma as in ENTRY_LANE
-    if (i < M) {
+    if (i < MV) {
       s_dy[sbase + i] = dy[k];
       s_e[sbase + i] = e;
     }
   }
-  const float rstd = inversesqrt(subgroupAdd(se2) / float(M) + uintBitsToFloat(params.eps_bits));
+  const float rstd = inversesqrt(subgroupAdd(hsum(se2)) / float(M) + uintBitsToFloat(params.eps_bits));
   subgroupMemoryBarrierShared();
   subgroupBarrier();
   // Channel sums (sum dy, sum dy*e): P lanes per channel, each a contiguous piece of its
@@ -115,6 +134,7 @@ void main() {
   const uint CH = SUBGROUP_SIZE / P;  // channels per round
   const uint p = lane % P;
   const uint h0 = p * HW / P, h1 = (p + 1u) * HW / P;
+  const uint ebase = sbase * VEC;  // the subgroup's first element in s_dy / s_e
   vec2 wsum = vec2(0.0);
   for (uint c0 = 0; c0 < CPG; c0 += CH) {  // uniform in the subgroup
     const uint c = c0 + lane / P;
@@ -122,8 +142,8 @@ void main() {
     vec2 ab = vec2(0.0);
     if (mine)
       for (uint h = h0; h < h1; ++h) {
-        const float v = s_dy[sbase + c * HW + h];
-        ab = vec2(ab.x + v, fma(v, s_e[sbase + c * HW + h], ab.y));
+        const float v = ELEM(s_dy, ebase + c * HW + h);
+        ab = vec2(ab.x + v, fma(v, ELEM(s_e, ebase + c * HW + h), ab.y));
       }
     if (P > 1u) {
       s_ab[gl_LocalInvocationID.x] = ab;
@@ -145,7 +165,24 @@ void main() {
   const float k2 = rstd * rstd * (W.y / float(M));
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     const uint i = k * SUBGROUP_SIZE + lane;
-    if (i < M) dx_v[base + i] = rstd * (weighted(weight[g * CPG + i / HW], dy[k]) - (cA + k2 * (d[k] - mean_t)));
+    if (i < MV) {
+#if VEC == 4
+      // The four elements' channels: one division, then a step at each row end (HW >= 1).
+      const uint i0 = 4u * i;
+      uint c = i0 / HW, next = (c + 1u) * HW;
+      vec4 w4;
+      [[unroll]] for (uint j = 0; j < 4u; ++j) {
+        if (i0 + j >= next) {
+          ++c;
+          next += HW;
+        }
+        w4[j] = weight[g * CPG + c];
+      }
+      dx_v[base + i] = rstd * (weighted4(w4, dy[k]) - (cA + k2 * (d[k] - mean_t)));
+#else
+      dx_v[base + i] = rstd * (weighted(weight[g * CPG + i / HW], dy[k]) - (cA + k2 * (d[k] - mean_t)));
+#endif
+    }
   }
 }
 #endif
