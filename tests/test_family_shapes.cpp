@@ -66,12 +66,14 @@ void expect_every_build_passes(const json& problems, const std::string& variants
     EXPECT_TRUE(passed.count(v)) << v << " never ran: " << problems.dump();
 }
 
-// A group of m elements as (CPG, HW) with HW a random divisor of m. Not m = 2: a two-element
-// group's exact grad_input is 0 but for eps, so the reference is rounding noise and the
-// group-scaled error reads 1 for every variant, the seed too.
-std::pair<uint32_t, uint32_t> random_group(std::mt19937& rng, uint32_t lo, uint32_t hi) {
+// A group of m elements as (CPG, HW) with HW a random divisor of m, m a multiple of `step`.
+// Not m = 2: a two-element group's exact grad_input is 0 but for eps, so the reference is
+// rounding noise and the group-scaled error reads 1 for every variant, the seed too.
+std::pair<uint32_t, uint32_t> random_group(std::mt19937& rng, uint32_t lo, uint32_t hi,
+                                           uint32_t step = 1) {
   uint32_t m = 2;
-  while (m == 2) m = std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+  while (m == 2)
+    m = std::uniform_int_distribution<uint32_t>((lo + step - 1) / step, hi / step)(rng) * step;
   std::vector<uint32_t> divisors;
   for (uint32_t d = 1; d <= m; ++d)
     if (m % d == 0) divisors.push_back(d);
@@ -80,30 +82,36 @@ std::pair<uint32_t, uint32_t> random_group(std::mt19937& rng, uint32_t lo, uint3
 }
 
 // Every gn_sgroup build on generated shapes across its range of M at the device's subgroup
-// size (any C, HW, G; hard distributions), against the float64 reference.
+// size (any C, HW, G; hard distributions), against the float64 reference. The vec4 builds'
+// ranges draw M % 4 == 0 (any HW: a vec4 may span rows, a row may start mid-vec4).
 TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
-  const std::vector<std::pair<uint32_t, uint32_t>> ranges = {{1, 16},
-                                                             {1, sg * 2},
-                                                             {sg * 2 + 1, sg * 8},
-                                                             {sg * 8 + 1, sg * 16},
-                                                             {sg * 16 + 1, sg * 24},
-                                                             {sg * 24 + 1, sg * 32}};
+  // (lo, hi, step of M)
+  const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> ranges = {{1, 16, 1},
+                                                                        {1, sg * 2, 1},
+                                                                        {sg * 2 + 1, sg * 8, 1},
+                                                                        {sg * 8 + 1, sg * 16, 1},
+                                                                        {sg * 16 + 1, sg * 24, 1},
+                                                                        {sg * 24 + 1, sg * 32, 1},
+                                                                        {sg * 2 + 1, sg * 8, 4},
+                                                                        {sg * 8 + 1, sg * 16, 4},
+                                                                        {sg * 16 + 1, sg * 32, 4}};
   std::mt19937 rng(std::random_device{}());
   json problems = json::array();
   int k = 0;
-  for (auto [lo, hi] : ranges)
+  for (auto [lo, hi, step] : ranges)
     for (int t = 0; t < 3; ++t) {
-      const auto [cpg, hw] = random_group(rng, lo, hi);
+      const auto [cpg, hw] = random_group(rng, lo, hi, step);
       const uint32_t n = std::vector<uint32_t>{1, 3, 40, 700}[rng() % 4];
       problems.push_back(
           generated_problem(rng, "s" + std::to_string(k++), n, cpg, hw, 1 + rng() % 6));
     }
-  expect_every_build_passes(problems, "gn_sgroup_*",
-                            {"gn_sgroup_lane16", "gn_sgroup_2", "gn_sgroup_8", "gn_sgroup_16",
-                             "gn_sgroup_24", "gn_sgroup_32"},
-                            "sgroup");
+  expect_every_build_passes(
+      problems, "gn_sgroup_*",
+      {"gn_sgroup_lane16", "gn_sgroup_2", "gn_sgroup_8", "gn_sgroup_16", "gn_sgroup_24",
+       "gn_sgroup_32", "gn_sgroup_v4_2", "gn_sgroup_v4_4", "gn_sgroup_v4_8"},
+      "sgroup");
 }
 
 // Every gn_gmajor build on generated shapes across its range at the device's subgroup size:
