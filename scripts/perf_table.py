@@ -4,28 +4,22 @@ the PyTorch anchor file measured beside it. Per shape: the best passing variant 
 its time, PyTorch's saved-stats backward ("bwd", CUDA-graph replay) and stats+bwd, speedups,
 and % of gnbench's measured copy bandwidth over the variant's declared traffic.
 
-Usage: scripts/perf_table.py GNBENCH.json[.gz] TORCH.json [--exclude GLOB,...]
+Usage: scripts/perf_table.py GNBENCH.json[.gz] TORCH.json [--exclude GLOB,...] [--targets]
 A hot-only file gives no cold columns. --exclude leaves out variants (to compare a build set
-with and without some builds from one call).
+with and without some builds from one call). --targets then checks the performance targets
+(every shape at or under PyTorch's bwd hot, geometric means, % of copy on the large shapes),
+lists what misses them, and exits 1 if anything does.
 """
 import argparse
 import fnmatch
 import gzip
 import json
 import math
+import sys
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("results", help="gnbench --json file (.json or .json.gz)")
-    ap.add_argument("torch", help="torch_groupnorm_anchor.py output of the same call")
-    ap.add_argument("--exclude", default="", help="comma-separated variant globs to leave out")
-    args = ap.parse_args()
-    opener = gzip.open if args.results.endswith(".gz") else open
-    with opener(args.results, "rt") as f:
-        results = json.load(f)
-    exclude = [e for e in args.exclude.split(",") if e]
-    torch = {r["name"]: r for r in json.load(open(args.torch))["rows"]}
+def best_entries(results, exclude):
+    """(problem, mode) -> the fastest passing entry: us, variant, % copy, tensor MB."""
     copy_gbps = results["context"]["gnbench"]["copy_bandwidth"].get("gbps", 0)
     best = {}
     for b in results["benchmarks"]:
@@ -39,33 +33,86 @@ def main():
             key = (g["problem"]["name"], mode)
             if key not in best or us < best[key]["us"]:
                 actual = g.get("actual_bytes", 0)
-                best[key] = {"us": us, "variant": g["variant"], "noise": g[mode]["ns"]["rel_noise"],
+                best[key] = {"us": us, "variant": g["variant"],
                              "pct": 100 * actual / (us * 1e3) / copy_gbps if actual and copy_gbps else 0,
                              "mb": g["required_bytes"] / 3 / 1e6}
-    print(f"gnbench copy bandwidth: {copy_gbps:.0f} GB/s; PyTorch copy: {json.load(open(args.torch))['copy_GBps']:.0f} GB/s\n")
+    return best, copy_gbps
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+
+
+def check_targets(rows, args):
+    """Prints each target's verdict and what misses it; True when every target is met."""
+    missing = [r["name"] for r in rows if r["hot"] is None]
+    slower = [f"{r['name']} {r['x_hot']:.3f}x" for r in rows if r["hot"] and r["x_hot"] < 1.0]
+    big = [r for r in rows if r["hot"] and r["hot"]["mb"] >= args.big_mb]
+    low = [f"{r['name']} {r['hot']['pct']:.0f}%" for r in big if r["hot"]["pct"] < args.min_copy]
+    hot = geomean([r["x_hot"] for r in rows if r["hot"]])
+    colds = [r["x_cold"] for r in rows if r["cold"]]
+    cold = geomean(colds)
+    checks = [
+        ("every shape has a passing variant", not missing, ", ".join(missing)),
+        ("every shape at or under PyTorch bwd (hot)", not slower, ", ".join(slower)),
+        (f"geometric mean hot >= {args.min_hot}x ({hot:.2f}x)", hot >= args.min_hot, ""),
+        (f"geometric mean cold >= {args.min_cold}x ({cold:.2f}x)" if colds else "geometric mean cold (no cold entries)",
+         bool(colds) and cold >= args.min_cold, ""),
+        (f">= {args.min_copy:g} % of copy on the {len(big)} shapes of {args.big_mb:g} MB and more",
+         not low, ", ".join(low)),
+    ]
+    print("\nTargets:")
+    for what, ok, detail in checks:
+        print(f"- {'met' if ok else 'NOT met'}: {what}" + (f": {detail}" if detail else ""))
+    return all(ok for _, ok, _ in checks)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("results", help="gnbench --json file (.json or .json.gz)")
+    ap.add_argument("torch", help="torch_groupnorm_anchor.py output of the same call")
+    ap.add_argument("--exclude", default="", help="comma-separated variant globs to leave out")
+    ap.add_argument("--targets", action="store_true", help="check the targets below; exit 1 if one is missed")
+    ap.add_argument("--min-hot", type=float, default=1.5, help="geometric-mean speedup hot (default 1.5)")
+    ap.add_argument("--min-cold", type=float, default=1.25, help="geometric-mean speedup cold (default 1.25)")
+    ap.add_argument("--min-copy", type=float, default=85, help="%% of copy bandwidth on large shapes (default 85)")
+    ap.add_argument("--big-mb", type=float, default=40, help="what counts as large: tensor MB (default 40)")
+    args = ap.parse_args(argv)
+    opener = gzip.open if args.results.endswith(".gz") else open
+    with opener(args.results, "rt") as f:
+        results = json.load(f)
+    exclude = [e for e in args.exclude.split(",") if e]
+    anchor = json.load(open(args.torch))
+    torch = {r["name"]: r for r in anchor["rows"]}
+    best, copy_gbps = best_entries(results, exclude)
+    print(f"gnbench copy bandwidth: {copy_gbps:.0f} GB/s; PyTorch copy: {anchor['copy_GBps']:.0f} GB/s\n")
     print("| shape | tensor MB | best variant (hot) | hot us | cold us (variant) | PyTorch bwd us | PyTorch stats+bwd us "
           "| speedup vs bwd (hot) | speedup vs bwd (cold) | % copy bw, actual traffic (hot) |")
     print("|---|---:|---|---:|---|---:|---:|---:|---:|---:|")
-    logs = {"hot": [], "cold": []}
+    rows = []
     for name, t in torch.items():
         hot, cold = best.get((name, "hot")), best.get((name, "cold"))
+        bwd, full = t["graph_bwd_ms"] * 1e3, t["graph_stats_plus_bwd_ms"] * 1e3
+        row = {"name": name, "hot": hot, "cold": cold,
+               "x_hot": bwd / hot["us"] if hot else None, "x_cold": bwd / cold["us"] if cold else None}
+        rows.append(row)
         if not hot:
             print(f"| {name} | | no passing variant | | | | | | | |")
             continue
-        bwd, full = t["graph_bwd_ms"] * 1e3, t["graph_stats_plus_bwd_ms"] * 1e3
-        logs["hot"].append(math.log(bwd / hot["us"]))
         cold_us, cold_x = "-", "-"
         if cold:
-            logs["cold"].append(math.log(bwd / cold["us"]))
-            cold_us, cold_x = f"{cold['us']:.1f} ({cold['variant']})", f"{bwd / cold['us']:.2f}x"
+            cold_us, cold_x = f"{cold['us']:.1f} ({cold['variant']})", f"{row['x_cold']:.2f}x"
         print(f"| {name} | {hot['mb']:.1f} | {hot['variant']} | {hot['us']:.1f} | {cold_us} "
-              f"| {bwd:.1f} | {full:.1f} | {bwd / hot['us']:.2f}x | {cold_x} | {hot['pct']:.0f}% |")
+              f"| {bwd:.1f} | {full:.1f} | {row['x_hot']:.2f}x | {cold_x} | {hot['pct']:.0f}% |")
     for mode in ("hot", "cold"):
-        if logs[mode]:
-            print(f"\nGeometric-mean speedup over PyTorch bwd ({mode}): "
-                  f"{math.exp(sum(logs[mode]) / len(logs[mode])):.2f}x", end="")
+        xs = [r[f"x_{mode}"] for r in rows if r[f"x_{mode}"]]
+        if xs:
+            print(f"\nGeometric-mean speedup over PyTorch bwd ({mode}): {geomean(xs):.2f}x", end="")
     print()
+    if args.targets and not check_targets(rows, args):
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
