@@ -24,6 +24,30 @@ bvec4 slot_mask(uint masks, uint k) {
   return notEqual(uvec4(masks >> (4u * k)) & uvec4(1u, 2u, 4u, 8u), uvec4(0u));
 }
 
+// The slot masks of an invocation's SLOTS slots (k a constant of an unrolled loop):
+// MASKS_DECLARE declares them zeroed, MASKS_ADD(m, k) records slot k's, MASKS_OF(k) reads it
+// back, MASKS_BITS() counts the elements recorded. One uint `masks` up to 8 slots (the
+// expansion the measured builds were timed with), one uint per 8 slots above.
+#if !defined(SLOTS) || SLOTS <= 8
+#define MASKS_DECLARE uint masks = 0u
+#define MASKS_ADD(m, k) masks |= pack_mask(m, k)
+#define MASKS_OF(k) slot_mask(masks, k)
+#define MASKS_BITS() bitCount(masks)
+#else
+#define MASK_WORDS ((SLOTS + 7) / 8)
+#define MASKS_DECLARE             \
+  uint masks[MASK_WORDS];         \
+  [[unroll]] for (uint w_ = 0u; w_ < MASK_WORDS; ++w_) masks[w_] = 0u
+#define MASKS_ADD(m, k) masks[(k) >> 3u] |= pack_mask(m, (k) & 7u)
+#define MASKS_OF(k) slot_mask(masks[(k) >> 3u], (k) & 7u)
+int masks_bits(uint masks[MASK_WORDS]) {
+  int n = 0;
+  [[unroll]] for (uint w = 0u; w < MASK_WORDS; ++w) n += bitCount(masks[w]);
+  return n;
+}
+#define MASKS_BITS() masks_bits(masks)
+#endif
+
 // dst = buf[v], except that components at or past element E (the tensor's last vec4 may be
 // partial) are not read and stay 0.
 #define LOAD_VEC4_BOUNDED(dst, buf, v, E)                              \

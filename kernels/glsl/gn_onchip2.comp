@@ -51,9 +51,6 @@
 #include "gn_common.glsl"
 #ifdef MASKED
 #include "gn_masked.glsl"
-#if SLOTS > 8
-#error "MASKED keeps 4 mask bits per slot in one uint: SLOTS <= 8"
-#endif
 #endif
 
 #ifndef SLOTS
@@ -199,7 +196,7 @@ void main() {
   VT d[SLOTS], dy[SLOTS];
   uint valid = 0u;
 #ifdef MASKED
-  uint masks = 0u;  // slot k's elements in the row: bits 4k..4k+3
+  MASKS_DECLARE;  // slot k's elements in the row
 #endif
   {
     uint r = r_start, jj = jj_start;
@@ -221,7 +218,7 @@ void main() {
         const bvec4 in_k = in_row(v, lo, HW);
         d[k] = mix(VZERO, d[k] - K, in_k);
         dy[k] = mix(VZERO, dy[k], in_k);
-        masks |= pack_mask(in_k, k);
+        MASKS_ADD(in_k, k);
 #else
         const uint idx = tile_base + r * HWV + hw;
         d[k] = x_v[idx] - K;
@@ -261,7 +258,7 @@ void main() {
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       if (k < KQ && q0 + k < Q) {  // uniform in the subgroup
 #ifdef MASKED
-        const VT e = mix(VZERO, d[k] - mean_t, slot_mask(masks, k));
+        const VT e = mix(VZERO, d[k] - mean_t, MASKS_OF(k));
 #else
         const VT e = ((valid >> k) & 1u) != 0u ? d[k] - mean_t : VZERO;
 #endif
@@ -317,7 +314,7 @@ void main() {
         const float w = s_w[r];
         const VT gi = rstd * (weighted(w, DY(k)) - (cA + k2 * (d[k] - mean_t)));
 #ifdef MASKED
-        STORE_VEC4_MASKED(dx_v, (((group_row + r) * HW) >> 2u) + hw, gi, slot_mask(masks, k))
+        STORE_VEC4_MASKED(dx_v, (((group_row + r) * HW) >> 2u) + hw, gi, MASKS_OF(k))
 #else
         dx_v[tile_base + r * HWV + hw] = gi;
 #endif

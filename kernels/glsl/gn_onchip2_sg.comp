@@ -28,9 +28,6 @@
 #include "gn_common.glsl"
 #ifdef MASKED
 #include "gn_masked.glsl"
-#if SLOTS > 8
-#error "MASKED keeps 4 mask bits per slot in one uint: SLOTS <= 8"
-#endif
 #endif
 #ifndef DY_SHARED
 #define DY_SHARED 0
@@ -105,7 +102,7 @@ void group_kernel(const uint ng) {
   VT d[SLOTS];
   VT dy[SLOTS];
 #ifdef MASKED
-  uint masks = 0u;  // slot k's elements in the row: bits 4k..4k+3
+  MASKS_DECLARE;  // slot k's elements in the row
   float cnt = 0.0;  // elements of this invocation's slots
 #endif
   {
@@ -124,7 +121,7 @@ void group_kernel(const uint ng) {
         const bvec4 in_k = in_row(v, lo, HW);
         d[k] = mix(VZERO, d[k] - K, in_k);
         dy[k] = mix(VZERO, dy[k], in_k);
-        masks |= pack_mask(in_k, k);
+        MASKS_ADD(in_k, k);
       }
 #else
       const bool ok = k < nk && jj * SUBGROUP_SIZE + lane < HWV;
@@ -144,7 +141,7 @@ void group_kernel(const uint ng) {
   // This subgroup's statistics: its mean, then centred sums.
   VT acc = VZERO;
 #ifdef MASKED
-  cnt = float(bitCount(masks));
+  cnt = float(MASKS_BITS());
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) acc += d[k];
 #else
   float cnt = 0.0;
@@ -165,7 +162,7 @@ void group_kernel(const uint ng) {
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       if (k < nk) {  // uniform in the subgroup
 #ifdef MASKED
-        const VT e = mix(VZERO, d[k] - mhat, slot_mask(masks, k));
+        const VT e = mix(VZERO, d[k] - mhat, MASKS_OF(k));
 #else
         const VT e = ((valid >> k) & 1u) != 0u ? d[k] - mhat : VZERO;
 #endif
@@ -213,7 +210,7 @@ void group_kernel(const uint ng) {
       if (((valid >> k) & 1u) != 0u) {
         const VT gi = rstd * (weighted(s_w[rp], t[k]) - (cA + k2 * (d[k] - mean)));
 #ifdef MASKED
-        STORE_VEC4_MASKED(dx_v, SLOT_IDX(rp, jjp), gi, slot_mask(masks, k))
+        STORE_VEC4_MASKED(dx_v, SLOT_IDX(rp, jjp), gi, MASKS_OF(k))
 #else
         dx_v[SLOT_IDX(rp, jjp)] = gi;
 #endif
