@@ -49,12 +49,17 @@ uint32_t draw(std::mt19937& rng, uint32_t lo, uint32_t hi) {
 // Runs `variants` on the generated problems against the float64 reference: everything that
 // runs passes, and every build in `builds` ran on at least one of them.
 void expect_every_build_passes(const json& problems, const std::string& variants,
-                               const std::vector<std::string>& builds, const std::string& tag) {
+                               const std::vector<std::string>& builds, const std::string& tag,
+                               const std::string& kernels = "") {
   TempDir dir(tag);
   std::ofstream(dir / "c.json") << json{{"problems", problems}}.dump();
-  auto r = run_gnbench(RunSpec(
-      {"run", dir / "c.json", "--variant", variants, "--no-timing", "--json", dir / "r.json", "-q"},
-      180));
+  std::vector<std::string> args = {"run",         dir / "c.json", "--variant",    variants,
+                                   "--no-timing", "--json",       dir / "r.json", "-q"};
+  if (!kernels.empty()) {
+    args.push_back("--kernels");
+    args.push_back(kernels);
+  }
+  auto r = run_gnbench(RunSpec(args, 180));
   ASSERT_EQ(r.exit_code, 0) << problems.dump() << "\n" << r.describe();
   std::ifstream in(dir / "r.json");
   std::set<std::string> passed;
@@ -165,23 +170,21 @@ TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
                             "gmajor");
 }
 
-// Every build of the register-resident families (gn_onchip2, its few-invocation and many-slot
-// builds included, gn_regx, and gn_team's row teams) on shapes drawn at random inside its own
-// `when` at the device's subgroup size: log-uniform CPG, HW, any alignment, hard distributions. The
-// shapes come from the manifests' conditions, so a build's band is tested wherever it moves.
-TEST(RegisterFamilies, GeneratedShapesInsideEveryBuildsWhenPass) {
-  const uint32_t sg = device_subgroup_size();
-  ASSERT_GT(sg, 0u);
+// Two shapes drawn at random inside the `when` of every variant of `folder` whose name starts
+// with one of `prefixes`, at subgroup size `sg`: log-uniform N, CPG, HW (any alignment) and G,
+// hard distributions. Appends the variants' names to `builds`.
+json shapes_inside_every_when(const std::filesystem::path& folder,
+                              const std::vector<std::string>& prefixes, uint32_t sg,
+                              std::vector<std::string>& builds) {
   std::mt19937 rng(std::random_device{}());
   auto log_uniform = [&](double lo, double hi) {
     return static_cast<uint32_t>(
         std::exp(std::uniform_real_distribution<double>(std::log(lo), std::log(hi + 1))(rng)));
   };
   json problems = json::array();
-  std::vector<std::string> builds;
-  for (const auto& v : load_manifests({std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels"})) {
-    if (v.name.rfind("gn_onchip2", 0) != 0 && v.name.rfind("gn_regx", 0) != 0 &&
-        v.name.rfind("gn_team", 0) != 0)
+  for (const auto& v : load_manifests({folder})) {
+    if (std::none_of(prefixes.begin(), prefixes.end(),
+                     [&](const std::string& p) { return v.name.rfind(p, 0) == 0; }))
       continue;
     builds.push_back(v.name);
     for (int found = 0, tries = 0; found < 2 && tries < 200000; ++tries) {
@@ -194,8 +197,67 @@ TEST(RegisterFamilies, GeneratedShapesInsideEveryBuildsWhenPass) {
                                            s.channels / s.groups, s.spatial, s.groups));
     }
   }
+  return problems;
+}
+
+// Every build of the register-resident families (gn_onchip2, its few-invocation and many-slot
+// builds included, gn_regx, and gn_team's row teams) on shapes drawn at random inside its own
+// `when` at the device's subgroup size: log-uniform CPG, HW, any alignment, hard distributions. The
+// shapes come from the manifests' conditions, so a build's band is tested wherever it moves.
+TEST(RegisterFamilies, GeneratedShapesInsideEveryBuildsWhenPass) {
+  const uint32_t sg = device_subgroup_size();
+  ASSERT_GT(sg, 0u);
+  std::vector<std::string> builds;
+  const json problems =
+      shapes_inside_every_when(std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels",
+                               {"gn_onchip2", "gn_regx", "gn_team"}, sg, builds);
   ASSERT_GT(builds.size(), 10u);
   expect_every_build_passes(problems, "gn_onchip2*,gn_regx*,gn_team*", builds, "register");
+}
+
+// Masked on-chip builds with more than 8 slots (gn_masked.glsl's second mask word), which no
+// shipped build has yet: kernels/gn_onchip2.json copied to a temporary folder under another
+// family name, with 9-16-slot builds added to its masked axis (grad_out slots in shared
+// memory or not), on odd rows drawn inside each new build's `when`.
+TEST(MaskedWideSlots, GeneratedOddRowsInsideEveryBuildsWhenPass) {
+  const uint32_t sg = device_subgroup_size();
+  ASSERT_GT(sg, 0u);
+  const std::filesystem::path kernels = std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels";
+  json m = json::parse(std::ifstream(kernels / "gn_onchip2.json"));
+  json& fam = m["variants"][0];
+  fam["family"] = "gn_wide";
+  fam["variant"]["name"] = "gn_wide${v}_${wg}${sfx}";
+  for (auto& stage : fam["variant"]["stages"])
+    stage["shader"] = (kernels / stage["shader"].get<std::string>()).string();
+  bool found = false;
+  for (auto& axis : fam["axes"][0])
+    if (axis["v"] == "_m4") {
+      found = true;
+      for (const json& build : {json{{"wg", 64}, {"slots", 16}, {"sfx", "w16"}, {"above", ""}},
+                                json{{"wg", 128},
+                                     {"slots", 13},
+                                     {"sfx", "w13d4"},
+                                     {"lo", "128 / SUBGROUP * 4"},
+                                     {"dy_shared", 4}},
+                                json{{"wg", 128},
+                                     {"slots", 9},
+                                     {"sfx", "w9d9"},
+                                     {"lo", "128 / SUBGROUP * 4"},
+                                     {"dy_shared", 9}}})
+        axis["axes"][0].push_back(build);
+    }
+  ASSERT_TRUE(found) << "no masked axis in gn_onchip2.json";
+  TempDir dir("wide");
+  const std::filesystem::path folder = dir.path() / "kernels";
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "wide.json") << m.dump(1);
+  const std::vector<std::string> wide = {"gn_wide_m4_64w16", "gn_wide_m4_128w13d4",
+                                         "gn_wide_m4_128w9d9"};
+  std::vector<std::string> builds;
+  const json problems = shapes_inside_every_when(folder, wide, sg, builds);
+  ASSERT_EQ(builds.size(), 3u);
+  expect_every_build_passes(problems, "gn_wide_m4_64w16,gn_wide_m4_128w13d4,gn_wide_m4_128w9d9",
+                            builds, "wide", folder.string());
 }
 
 // gn_fused_rp: long rows with HW % 4 != 0 (one row per tile: CPG == 1, or rows longer than
