@@ -12,23 +12,16 @@ geometric mean, the worst, and how many lose more than 10 %. A choice TIMED has 
 time for is listed as unmeasured and left out of the summary.
 """
 import argparse
-import gzip
-import json
 import math
 
-
-def read(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        return json.load(f)
+from gnresults import read, verified_entries
 
 
 def hot_medians(results):
-    """problem -> variant -> hot median (us) of the PASS / XPASS entries (as perf_table.py)."""
+    """problem -> variant -> hot median (us) of the verified entries."""
     out = {}
-    for b in results["benchmarks"]:
-        g = b.get("gnbench")
-        if g and g["verdict"] in ("PASS", "XPASS") and "hot" in g:
+    for g in verified_entries(results):
+        if "hot" in g:
             out.setdefault(g["problem"]["name"], {})[g["variant"]] = g["hot"]["ns"]["median"] / 1e3
     return out
 

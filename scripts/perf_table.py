@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Markdown table for docs/performance.md from one GPU-host call: a gnbench results file and
-the PyTorch anchor file measured beside it. Per shape: the best passing variant (hot and cold),
+the PyTorch anchor file measured beside it. Per shape: the best verified variant (hot and cold),
 its time, PyTorch's saved-stats backward ("bwd", CUDA-graph replay) and stats+bwd, speedups,
 and % of gnbench's measured copy bandwidth over the variant's declared traffic.
 
@@ -12,19 +12,19 @@ lists what misses them, and exits 1 if anything does.
 """
 import argparse
 import fnmatch
-import gzip
 import json
 import math
 import sys
 
+from gnresults import read, verified_entries
+
 
 def best_entries(results, exclude):
-    """(problem, mode) -> the fastest passing entry: us, variant, % copy, tensor MB."""
+    """(problem, mode) -> the fastest verified entry: us, variant, % copy, tensor MB."""
     copy_gbps = results["context"]["gnbench"]["copy_bandwidth"].get("gbps", 0)
     best = {}
-    for b in results["benchmarks"]:
-        g = b.get("gnbench")
-        if not g or g["verdict"] != "PASS" or any(fnmatch.fnmatch(g["variant"], e) for e in exclude):
+    for g in verified_entries(results):
+        if any(fnmatch.fnmatch(g["variant"], e) for e in exclude):
             continue
         for mode in ("hot", "cold"):
             if mode not in g:
@@ -78,11 +78,10 @@ def main(argv=None):
     ap.add_argument("--min-copy", type=float, default=85, help="%% of copy bandwidth on large shapes (default 85)")
     ap.add_argument("--big-mb", type=float, default=40, help="what counts as large: tensor MB (default 40)")
     args = ap.parse_args(argv)
-    opener = gzip.open if args.results.endswith(".gz") else open
-    with opener(args.results, "rt") as f:
-        results = json.load(f)
+    results = read(args.results)
     exclude = [e for e in args.exclude.split(",") if e]
-    anchor = json.load(open(args.torch))
+    with open(args.torch) as f:
+        anchor = json.load(f)
     torch = {r["name"]: r for r in anchor["rows"]}
     best, copy_gbps = best_entries(results, exclude)
     print(f"gnbench copy bandwidth: {copy_gbps:.0f} GB/s; PyTorch copy: {anchor['copy_GBps']:.0f} GB/s\n")

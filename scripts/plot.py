@@ -26,12 +26,12 @@ Needs python3 and matplotlib (Debian's python3-matplotlib).
 
 import argparse
 import fnmatch
-import gzip
 import json
 import math
 import sys
 from collections import OrderedDict
 
+import gnresults
 import matplotlib
 
 matplotlib.use("Agg")  # no display: render straight to the file
@@ -55,9 +55,7 @@ def fail(message):
 def load(path):
     """Entries of one results file as flat dicts; the device and copy bandwidth per entry."""
     try:
-        opener = gzip.open if path.endswith(".gz") else open
-        with opener(path, "rt") as f:
-            doc = json.load(f)
+        doc = gnresults.read(path)
         ctx = doc["context"]["gnbench"]
         benchmarks = doc["benchmarks"]
     except (OSError, ValueError, KeyError, TypeError, EOFError) as e:

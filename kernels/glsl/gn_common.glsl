@@ -33,6 +33,13 @@ VT weighted(float w, VT dy) {
   precise VT p = w * dy;
   return p;
 }
+#if VEC == 4
+// The same per component, each element with its own weight (a vec4 spanning channels).
+vec4 weighted(vec4 w, vec4 dy) {
+  precise vec4 p = w * dy;
+  return p;
+}
+#endif
 
 #if (WG_SIZE % SUBGROUP_SIZE) != 0
 #error "WG_SIZE must be a multiple of SUBGROUP_SIZE"

@@ -85,11 +85,6 @@ shared vec2 s_ab[WG_SIZE];  // per-lane pieces of channel sums
 #if VEC == 4
 #define ELEM(a, i) a[(i) >> 2u][(i) & 3u]
 #define K_OF(v) (v).x
-// w*dy rounded on its own, per component (as weighted()).
-vec4 weighted4(vec4 w, vec4 dy) {
-  precise vec4 p = w * dy;
-  return p;
-}
 #else
 #define ELEM(a, i) a[i]
 #define K_OF(v) (v)
@@ -178,7 +173,7 @@ void main() {
         }
         w4[j] = weight[g * CPG + c];
       }
-      dx_v[base + i] = rstd * (weighted4(w4, dy[k]) - (cA + k2 * (d[k] - mean_t)));
+      dx_v[base + i] = rstd * (weighted(w4, dy[k]) - (cA + k2 * (d[k] - mean_t)));
 #else
       dx_v[base + i] = rstd * (weighted(weight[g * CPG + i / HW], dy[k]) - (cA + k2 * (d[k] - mean_t)));
 #endif
