@@ -5,7 +5,8 @@
 
 N, C and HW log-uniform (N 1-512, C 16-2560, HW 1-8192), G a random divisor of C with
 C/G <= 1024 (G = C with --instance: instance-norm-like; --batch LO HI narrows N), tensors of 2M-24M elements
-(8-96 MB in float32); eps 1e-5, normal inputs.
+(8-96 MB in float32; --elements LO HI sets another range, e.g. small tensors where launch and
+dispatch costs, not DRAM, set the time); eps 1e-5, normal inputs.
 The same seed gives the same shapes. docs/performance.md's random-shape tables come from
 seeds 27, 28 (seen while the run-27 builds were chosen) and 29 (held out).
 """
@@ -22,7 +23,12 @@ def main():
     ap.add_argument("--instance", action="store_true", help="G = C (one channel per group)")
     ap.add_argument("--batch", type=int, nargs=2, default=[1, 512], metavar=("LO", "HI"),
                     help="N log-uniform in [LO, HI] (default 1 512)")
+    ap.add_argument("--elements", type=int, nargs=2, default=[2_000_000, 24_000_000],
+                    metavar=("LO", "HI"), help="N*C*HW in [LO, HI] (default 2000000 24000000)")
     args = ap.parse_args()
+    lo, hi = args.elements
+    if not 1 <= lo <= hi or lo > args.batch[1] * 2560 * 8192 or hi < args.batch[0] * 16:
+        ap.error(f"--elements {lo} {hi}: no shape with N in {args.batch} fits (1 <= LO <= HI)")
     rng = random.Random(args.seed)
 
     def logu(a, b):
@@ -31,14 +37,15 @@ def main():
     problems = []
     while len(problems) < args.count:
         n, c, hw = logu(*args.batch), logu(16, 2560), logu(1, 8192)
-        if not 2_000_000 <= n * c * hw <= 24_000_000:
+        if not lo <= n * c * hw <= hi:
             continue
         g = c if args.instance else rng.choice(
             [d for d in range(1, c + 1) if c % d == 0 and c // d <= 1024])
         problems.append({"name": f"r{len(problems):02d}_n{n}_c{c}_hw{hw}_g{g}", "batch": n,
                          "channels": c, "spatial": hw, "groups": g})
     flag = (" --instance" if args.instance else "") + (
-        f" --batch {args.batch[0]} {args.batch[1]}" if args.batch != [1, 512] else "")
+        f" --batch {args.batch[0]} {args.batch[1]}" if args.batch != [1, 512] else "") + (
+        f" --elements {lo} {hi}" if args.elements != [2_000_000, 24_000_000] else "")
     print(json.dumps({"description": f"gen_shapes.py {args.seed} {args.count}{flag}",
                       "defaults": {"eps": 1e-5, "seed": 1, "distribution": "normal"},
                       "problems": problems}, indent=1))

@@ -1,0 +1,55 @@
+"""scripts/gen_shapes.py: on random seeds and ranges, every shape lies inside the requested
+batch and element ranges with a valid group count, the same seed gives the same file, and a
+range no shape can meet is a usage error (exit 2), not an endless draw."""
+
+import json
+import os
+import random
+import subprocess
+import sys
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "scripts", "gen_shapes.py")
+
+
+def gen(*args):
+    out = subprocess.run([sys.executable, SCRIPT, *map(str, args)], capture_output=True, text=True)
+    return out.returncode, out.stdout, out.stderr
+
+
+class GenShapes(unittest.TestCase):
+    def test_ranges_hold(self):
+        rng = random.Random(20261204)
+        for _ in range(6):
+            seed, count = rng.randrange(10**6), rng.randrange(1, 12)
+            lo = rng.choice([1_000, 50_000, 2_000_000])
+            hi = lo * rng.choice([2, 10, 40])
+            blo = rng.choice([1, 2, 8])
+            bhi = blo * rng.choice([1, 4, 64])
+            instance = rng.random() < 0.3
+            args = [seed, count, "--elements", lo, hi, "--batch", blo, bhi] + (["--instance"] if instance else [])
+            rc, out, err = gen(*args)
+            self.assertEqual(rc, 0, err)
+            problems = json.loads(out)["problems"]
+            self.assertEqual(len(problems), count)
+            for p in problems:
+                n, c, hw, g = p["batch"], p["channels"], p["spatial"], p["groups"]
+                self.assertTrue(lo <= n * c * hw <= hi, p)
+                self.assertTrue(blo <= n <= bhi, p)
+                self.assertEqual(c % g, 0, p)
+                self.assertLessEqual(c // g, 1024, p)
+                if instance:
+                    self.assertEqual(g, c, p)
+            self.assertEqual(gen(*args)[1], out)  # the same seed, the same shapes
+
+    def test_impossible_range_is_a_usage_error(self):
+        rc, _, err = gen(1, 3, "--elements", 10, 5)
+        self.assertEqual(rc, 2)
+        self.assertIn("--elements", err)
+        rc, _, err = gen(1, 3, "--batch", 64, 64, "--elements", 1, 100)
+        self.assertEqual(rc, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
