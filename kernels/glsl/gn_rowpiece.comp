@@ -17,6 +17,15 @@
 // SUBGROUP_SIZE * VT_SLOTS vec4), so a workgroup holds NUM_SG rows and its sums are subgroup
 // sums only: no barrier. For rows of a few hundred elements, where a workgroup per row leaves
 // most invocations with one vec4 or none.
+//
+// TEAM (1, 2, 4 or 8; the gn_fused_rp_t* builds): each team of TEAM lanes of a subgroup is a
+// tile of its own, one whole row (P == 1, the row within TEAM * VT_SLOTS vec4), its sums an
+// xor butterfly of subgroupShuffleXor within the team (both partners of a step add the same two
+// values, so every lane holds the same total). For rows under SUBGROUP_SIZE * 4 elements, which
+// one row per subgroup leaves to a few lanes and the scalar gn_fused loads as two chunks per row.
+#ifdef TEAM
+#extension GL_KHR_shader_subgroup_shuffle : require
+#endif
 #define PARAMS_BINDING 4
 #include "gn_common.glsl"
 
@@ -29,8 +38,28 @@ layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { vec4 x_v[];
 layout(std430, set = 0, binding = 2) writeonly restrict buffer TileBuf { vec2 tilerec[]; };  // [N*G*TPG]
 layout(std430, set = 0, binding = 3) writeonly restrict buffer RowBuf { vec2 rowrec[]; };    // [N*C*P]
 
-#ifdef ROW_PER_SUBGROUP
+#if defined(TEAM)
+#if (SUBGROUP_SIZE % TEAM) != 0
+#error "TEAM must divide SUBGROUP_SIZE"
+#endif
+float team_sum(float v) {
+  [[unroll]] for (uint off = TEAM / 2; off > 0u; off >>= 1) v += subgroupShuffleXor(v, off);
+  return v;
+}
+vec3 team_sum(vec3 v) {
+  [[unroll]] for (uint off = TEAM / 2; off > 0u; off >>= 1) v += subgroupShuffleXor(v, off);
+  return v;
+}
+#define TILE_SUM(v) team_sum(v)
+#define TILE_SUM_D(v) team_sum(v)
+// Teams are built from subgroup ids, so a team's lanes share a subgroup.
+#define TILE_ID ((linear_workgroup_id() * NUM_SG + gl_SubgroupID) * (SUBGROUP_SIZE / TEAM) + gl_SubgroupInvocationID / TEAM)
+#define TILE_LANE (gl_SubgroupInvocationID % TEAM)
+#define TILE_WIDTH TEAM
+#define TILE_LEADER (TILE_LANE == 0u)
+#elif defined(ROW_PER_SUBGROUP)
 #define TILE_SUM(v) subgroupAdd(v)
+#define TILE_SUM_D(v) subgroupAdd(v)
 #define TILE_ID (linear_workgroup_id() * NUM_SG + gl_SubgroupID)
 #define TILE_LANE gl_SubgroupInvocationID
 #define TILE_WIDTH SUBGROUP_SIZE
@@ -39,6 +68,7 @@ layout(std430, set = 0, binding = 3) writeonly restrict buffer RowBuf { vec2 row
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_rec, vec3, vec3(0.0))
 #define TILE_SUM(v) wg_sum_rec(v)
+#define TILE_SUM_D(v) wg_sum_d(v)
 #define TILE_ID linear_workgroup_id()
 #define TILE_LANE gl_LocalInvocationID.x
 #define TILE_WIDTH WG_SIZE
@@ -53,8 +83,9 @@ void main() {
   const uint P = params.aux_lo.y, JP = params.aux_lo.z, TPG = params.aux_lo.w;
 
   const uint tile_id = TILE_ID;
-  // Idle workgroups of a folded dispatch (and, one row per subgroup, the subgroups past the
-  // last row: whole subgroups, and no barrier follows).
+  // Idle workgroups of a folded dispatch (and, one row per subgroup or team, the subgroups or
+  // teams past the last row: whole teams, whose shuffles read only their own lanes, and no
+  // barrier follows).
   if (tile_id >= params.batch * G * TPG) return;
   const uint ng = tile_id / TPG, t = tile_id % TPG;
   const uint n = ng / G, g = ng % G;
@@ -98,11 +129,7 @@ void main() {
     dy[k] = mix(vec4(0.0), dy[k], in_piece[k]);
     sd += hsum(d[k]);
   }
-#ifdef ROW_PER_SUBGROUP
-  const float mean_t = subgroupAdd(sd) / cnt;
-#else
-  const float mean_t = wg_sum_d(sd) / cnt;
-#endif
+  const float mean_t = TILE_SUM_D(sd) / cnt;
   // Pass 2: M2, sum dy, sum dy*e with e = d - m^ (0 outside the piece).
   vec3 acc = vec3(0.0);
   [[unroll]] for (uint k = 0; k < VT_SLOTS; ++k) {
