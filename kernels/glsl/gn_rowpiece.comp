@@ -21,8 +21,9 @@
 // TEAM (1, 2, 4 or 8; the gn_fused_rp_t* builds): each team of TEAM lanes of a subgroup is a
 // tile of its own, one whole row (P == 1, the row within TEAM * VT_SLOTS vec4), its sums an
 // xor butterfly of subgroupShuffleXor within the team (both partners of a step add the same two
-// values, so every lane holds the same total). For rows under SUBGROUP_SIZE * 4 elements, which
-// one row per subgroup leaves to a few lanes and the scalar gn_fused loads as two chunks per row.
+// values, so every lane holds the same total). For rows of at most 156 elements in groups too
+// large for the on-chip builds (the manifest's bands), which one row per subgroup leaves to a
+// few lanes and the scalar gn_fused loads in 32-element chunks of one row each.
 #ifdef TEAM
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
@@ -39,8 +40,8 @@ layout(std430, set = 0, binding = 2) writeonly restrict buffer TileBuf { vec2 ti
 layout(std430, set = 0, binding = 3) writeonly restrict buffer RowBuf { vec2 rowrec[]; };    // [N*C*P]
 
 #if defined(TEAM)
-#if (SUBGROUP_SIZE % TEAM) != 0
-#error "TEAM must divide SUBGROUP_SIZE"
+#if (SUBGROUP_SIZE % TEAM) != 0 || (TEAM & (TEAM - 1)) != 0
+#error "TEAM must be a power of two dividing SUBGROUP_SIZE (the xor butterfly)"
 #endif
 float team_sum(float v) {
   [[unroll]] for (uint off = TEAM / 2; off > 0u; off >>= 1) v += subgroupShuffleXor(v, off);
