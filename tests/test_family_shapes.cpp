@@ -293,6 +293,20 @@ TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
                             "fused_rp");
 }
 
+// gn_fused_rp's row-per-team builds (_t1 / _t2 / _t4 / _t8: rows of up to 156 elements with
+// HW % 4 != 0 in groups of several rows and more than 1024 elements) on shapes drawn inside
+// each build's own `when` at the device's subgroup size, so the bands are tested wherever the
+// manifest moves them.
+TEST(FusedRpTeams, GeneratedShapesInsideEveryBuildsWhenPass) {
+  const uint32_t sg = device_subgroup_size();
+  ASSERT_GT(sg, 0u);
+  std::vector<std::string> builds;
+  const json problems = shapes_inside_every_when(
+      std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels", {"gn_fused_rp_t"}, sg, builds);
+  ASSERT_EQ(builds.size(), 4u);
+  expect_every_build_passes(problems, "gn_fused_rp_t*", builds, "rp_teams");
+}
+
 // gn_fused1: batch 1, groups of at most 16 tiles (a tile holds 4096 elements), rows of any
 // length (vec4 where HW % 4 == 0), from one block per group to many.
 TEST(Fused1Family, GeneratedBatch1ShapesPass) {
