@@ -19,9 +19,8 @@
 // most invocations with one vec4 or none.
 //
 // TEAM (1, 2, 4 or 8; the gn_fused_rp_t* builds): each team of TEAM lanes of a subgroup is a
-// tile of its own, one whole row (P == 1, the row within TEAM * VT_SLOTS vec4), its sums an
-// xor butterfly of subgroupShuffleXor within the team (both partners of a step add the same two
-// values, so every lane holds the same total). For rows of at most 156 elements in groups too
+// tile of its own, one whole row (P == 1, the row within TEAM * VT_SLOTS vec4), its sums
+// gn_team_sum.glsl's butterfly within the team. For rows of at most 156 elements in groups too
 // large for the on-chip builds (the manifest's bands), which one row per subgroup leaves to a
 // few lanes and the scalar gn_fused loads in 32-element chunks of one row each.
 #ifdef TEAM
@@ -40,17 +39,9 @@ layout(std430, set = 0, binding = 2) writeonly restrict buffer TileBuf { vec2 ti
 layout(std430, set = 0, binding = 3) writeonly restrict buffer RowBuf { vec2 rowrec[]; };    // [N*C*P]
 
 #if defined(TEAM)
-#if (SUBGROUP_SIZE % TEAM) != 0 || (TEAM & (TEAM - 1)) != 0
-#error "TEAM must be a power of two dividing SUBGROUP_SIZE (the xor butterfly)"
-#endif
-float team_sum(float v) {
-  [[unroll]] for (uint off = TEAM / 2; off > 0u; off >>= 1) v += subgroupShuffleXor(v, off);
-  return v;
-}
-vec3 team_sum(vec3 v) {
-  [[unroll]] for (uint off = TEAM / 2; off > 0u; off >>= 1) v += subgroupShuffleXor(v, off);
-  return v;
-}
+#include "gn_team_sum.glsl"
+DEFINE_TEAM_SUM(float)
+DEFINE_TEAM_SUM(vec3)
 #define TILE_SUM(v) team_sum(v)
 #define TILE_SUM_D(v) team_sum(v)
 // Teams are built from subgroup ids, so a team's lanes share a subgroup.

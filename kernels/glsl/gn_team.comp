@@ -45,14 +45,9 @@ layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { float weigh
 layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
 layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
 
-float team_sum(float v) {
-  [[unroll]] for (uint off = TEAM / 2; off > 0u; off >>= 1) v += subgroupShuffleXor(v, off);
-  return v;
-}
-vec2 team_sum(vec2 v) {
-  [[unroll]] for (uint off = TEAM / 2; off > 0u; off >>= 1) v += subgroupShuffleXor(v, off);
-  return v;
-}
+#include "gn_team_sum.glsl"
+DEFINE_TEAM_SUM(float)
+DEFINE_TEAM_SUM(vec2)
 
 #ifdef MASKED
 #include "gn_masked.glsl"
