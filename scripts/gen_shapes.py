@@ -6,7 +6,8 @@
 N, C and HW log-uniform (N 1-512, C 16-2560, HW 1-8192), G a random divisor of C with
 C/G <= 1024 (G = C with --instance: instance-norm-like; --batch LO HI narrows N), tensors of 2M-24M elements
 (8-96 MB in float32; --elements LO HI sets another range, e.g. small tensors where launch and
-dispatch costs, not DRAM, set the time); eps 1e-5, normal inputs.
+dispatch costs, not DRAM, set the time; --groups LO HI keeps N*G, the number of groups the
+kernels reduce, in a range: a few large groups); eps 1e-5, normal inputs.
 The same seed gives the same shapes. docs/performance.md's random-shape tables come from
 seeds 27, 28 (seen while the run-27 builds were chosen) and 29 (held out).
 """
@@ -25,6 +26,8 @@ def main():
                     help="N log-uniform in [LO, HI] (default 1 512)")
     ap.add_argument("--elements", type=int, nargs=2, default=[2_000_000, 24_000_000],
                     metavar=("LO", "HI"), help="N*C*HW in [LO, HI] (default 2000000 24000000)")
+    ap.add_argument("--groups", type=int, nargs=2, default=None, metavar=("LO", "HI"),
+                    help="N*G in [LO, HI] (default: any)")
     args = ap.parse_args()
     lo, hi = args.elements
     if not 1 <= lo <= hi or lo > args.batch[1] * 2560 * 8192 or hi < args.batch[0] * 16:
@@ -34,18 +37,29 @@ def main():
     def logu(a, b):
         return int(round(math.exp(rng.uniform(math.log(a), math.log(b)))))
 
+    glo, ghi = args.groups or (1, 2**63)
     problems = []
+    misses = 0
     while len(problems) < args.count:
+        misses += 1
+        if misses > 1_000_000:  # the ranges together admit no shape (or almost none)
+            ap.error(f"no shape found in 1000000 draws with N*G in [{glo}, {ghi}], "
+                     f"N*C*HW in [{lo}, {hi}], N in {args.batch}")
         n, c, hw = logu(*args.batch), logu(16, 2560), logu(1, 8192)
         if not lo <= n * c * hw <= hi:
             continue
-        g = c if args.instance else rng.choice(
-            [d for d in range(1, c + 1) if c % d == 0 and c // d <= 1024])
+        fits = [d for d in ([c] if args.instance else range(1, c + 1))
+                if c % d == 0 and c // d <= 1024 and glo <= n * d <= ghi]
+        if not fits:
+            continue
+        misses = 0
+        g = rng.choice(fits)
         problems.append({"name": f"r{len(problems):02d}_n{n}_c{c}_hw{hw}_g{g}", "batch": n,
                          "channels": c, "spatial": hw, "groups": g})
     flag = (" --instance" if args.instance else "") + (
         f" --batch {args.batch[0]} {args.batch[1]}" if args.batch != [1, 512] else "") + (
-        f" --elements {lo} {hi}" if args.elements != [2_000_000, 24_000_000] else "")
+        f" --elements {lo} {hi}" if args.elements != [2_000_000, 24_000_000] else "") + (
+        f" --groups {glo} {ghi}" if args.groups else "")
     print(json.dumps({"description": f"gen_shapes.py {args.seed} {args.count}{flag}",
                       "defaults": {"eps": 1e-5, "seed": 1, "distribution": "normal"},
                       "problems": problems}, indent=1))

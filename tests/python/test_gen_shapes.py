@@ -28,7 +28,10 @@ class GenShapes(unittest.TestCase):
             blo = rng.choice([1, 2, 8])
             bhi = blo * rng.choice([1, 4, 64])
             instance = rng.random() < 0.3
-            args = [seed, count, "--elements", lo, hi, "--batch", blo, bhi] + (["--instance"] if instance else [])
+            # N*G from N (G = 1 always fits) up to a few groups per sample or any number
+            glo, ghi = (1, 10**9) if instance else (blo, bhi * rng.choice([1, 8, 10**4]))
+            args = [seed, count, "--elements", lo, hi, "--batch", blo, bhi, "--groups", glo, ghi] + (
+                ["--instance"] if instance else [])
             rc, out, err = gen(*args)
             self.assertEqual(rc, 0, err)
             problems = json.loads(out)["problems"]
@@ -39,6 +42,7 @@ class GenShapes(unittest.TestCase):
                 self.assertTrue(blo <= n <= bhi, p)
                 self.assertEqual(c % g, 0, p)
                 self.assertLessEqual(c // g, 1024, p)
+                self.assertTrue(glo <= n * g <= ghi, p)
                 if instance:
                     self.assertEqual(g, c, p)
             self.assertEqual(gen(*args)[1], out)  # the same seed, the same shapes
@@ -49,6 +53,9 @@ class GenShapes(unittest.TestCase):
         self.assertIn("--elements", err)
         rc, _, err = gen(1, 3, "--batch", 64, 64, "--elements", 1, 100)
         self.assertEqual(rc, 2)
+        rc, _, err = gen(1, 3, "--instance", "--groups", 1, 8)  # G = C >= 16 at N >= 1
+        self.assertEqual(rc, 2)
+        self.assertIn("N*G", err)
 
 
 if __name__ == "__main__":
