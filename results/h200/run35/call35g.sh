@@ -1,6 +1,6 @@
 # gpu-log run 35, call g: A/B of the barrier between a variant's stages. .gpuhost/gnbench is
-# 30db35c (source and destination: compute shader and transfer, shader and transfer writes);
-# .gpuhost/gnbench_exp the same with a compute-to-compute barrier only (shader writes ->
+# 61e5eb8 (source and destination: compute shader and transfer, shader and transfer writes);
+# .gpuhost/gnbench_exp is 4ef2c32 with exp/35g_stage_barrier.patch: a compute-to-compute barrier only (shader writes ->
 # shader reads and writes), which is all that stages need (fills come before the first stage).
 # Hot only, every gn_fused_rp* and gn_onchip2_m4_512 entry of small44.json and few51.json,
 # A B A B.
