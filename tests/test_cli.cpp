@@ -351,9 +351,11 @@ TEST_F(Cli, ProblemAndVariantGlobsSelectTheRun) {
   }
   EXPECT_EQ(problems, (std::set<std::string>{"small_n2_c64_hw256_g8", "small_n2_c96_hw100_g12"}))
       << describe(r);
-  EXPECT_EQ(variants,
-            (std::set<std::string>{"seed", "gn_fused", "gn_fused_v4", "gn_fused2", "gn_fused2_v4"}))
-      << describe(r);
+  // Every variant that ran matches a glob (which gn_fused* builds apply is the manifests'
+  // business); the ones that apply to any shape are among them.
+  for (const auto& v : variants)
+    EXPECT_TRUE(v == "seed" || v.rfind("gn_fused", 0) == 0) << v << "\n" << describe(r);
+  for (const char* v : {"seed", "gn_fused", "gn_fused2"}) EXPECT_EQ(variants.count(v), 1u) << v;
 }
 
 TEST_F(Cli, UnknownDeviceListsDevices) {
