@@ -307,16 +307,18 @@ TEST(FusedRpTeams, GeneratedShapesInsideEveryBuildsWhenPass) {
   expect_every_build_passes(problems, "gn_fused_rp_t*", builds, "rp_teams");
 }
 
-// gn_fused_rp2*: gn_fused_rp's partials, then one dispatch whose blocks merge their own group's
-// piece records (gn_apply_rpmerge.comp) and whose first blocks reduce grad_weight / grad_bias
-// from per-(n, g) statistics of their own: every build on shapes drawn inside its `when`.
+// gn_fused_rp2* and gn_fused_rp2s*: gn_fused_rp's partials, then one dispatch whose blocks
+// merge their own group's piece records (gn_apply_rpmerge.comp) and whose first blocks reduce
+// grad_weight / grad_bias from per-(n, g) statistics of their own; or (rp2s) the partials'
+// last piece of each group merging it (gn_rowpiece.comp LAST_WG) for the blocks to read:
+// every build on shapes drawn inside its `when`.
 TEST(FusedRp2, GeneratedShapesInsideEveryBuildsWhenPass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
   std::vector<std::string> builds;
   const json problems = shapes_inside_every_when(
       std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels", {"gn_fused_rp2"}, sg, builds);
-  ASSERT_EQ(builds.size(), 9u);
+  ASSERT_EQ(builds.size(), 12u);
   expect_every_build_passes(problems, "gn_fused_rp2*", builds, "rp2");
 }
 

@@ -19,15 +19,20 @@
 //      W = sum_t w (A_t, B_t + (m_t - mean) A_t),
 //    and grad_input = rstd * (w*dy - (cA + k2 * ((x - K) - mean))) with cA = W.x / M and
 //    k2 = rstd^2 W.y / M: gn_apply.comp's formula, d = x - K with K the group's first element.
+// GROUP_STATS (the gn_fused_rp2s* builds): the partials stage's last tile of each group has
+// merged it already (gn_rowpiece.comp LAST_WG) and left (mean, rstd, cA, k2) in gstat[n*G + g],
+// so blocks read one vec4 instead of merging, and grad_weight blocks read the pairs' mean and
+// rstd there too.
 // Every sum runs in a fixed order: deterministic.
+#ifdef GROUP_STATS
+#define PARAMS_BINDING 9
+#else
 #define PARAMS_BINDING 8
+#endif
 #include "gn_common.glsl"
 
 #ifndef ITEMS
 #error "define ITEMS (values per invocation)"
-#endif
-#ifndef MREC
-#error "define MREC (tile records per invocation loaded at once)"
 #endif
 // (n, g) pairs of one grad_weight block; the manifest's `when` keeps N times the groups a
 // block of WG_SIZE channels touches under it.
@@ -41,17 +46,16 @@ layout(std430, set = 0, binding = 4) readonly restrict buffer RowBuf { vec2 rowr
 layout(std430, set = 0, binding = 5) writeonly restrict buffer DxBuf { float dx[]; };
 layout(std430, set = 0, binding = 6) writeonly restrict buffer GwBuf { float grad_weight[]; };
 layout(std430, set = 0, binding = 7) writeonly restrict buffer GbBuf { float grad_bias[]; };
-
+#ifdef GROUP_STATS
+layout(std430, set = 0, binding = 8) readonly restrict buffer StatBuf { vec4 gstat[]; };  // [N*G]
+#define PAIR_STAT(n) gstat[(n) * G + g].xy
+#else
 shared vec2 s_stat[STAT_CAP];  // (mean, rstd) of the (n, g) pairs of a grad_weight block
-DEFINE_WG_SUM(wg_sum_mean, float, 0.0)
-DEFINE_WG_SUM(wg_sum_rest, vec3, vec3(0.0))
+#define PAIR_STAT(n) s_stat[(n) * span + g - g_lo]
+#endif
 
-// Elements in tile t of a group: piece p = t % P, scalar columns [p * JP * SG, ...) of its row.
-float piece_count(uint t) {
-  const uint span = params.aux_lo.z * SUBGROUP_SIZE;
-  const uint c0 = (t % params.aux_lo.y) * span;
-  return float(min(c0 + span, params.spatial) - c0);
-}
+#include "gn_piece_merge.glsl"
+#ifndef GROUP_STATS
 
 // (mean, rstd) of group ng, by one subgroup: every lane gets them.
 vec2 group_stats_sg(uint ng) {
@@ -83,17 +87,20 @@ vec2 group_stats_sg(uint ng) {
   }
   return vec2(mean, inversesqrt(subgroupAdd(acc) / M + uintBitsToFloat(params.eps_bits)));
 }
+#endif
 
 void dwdb_block(uint wg) {
   const uint N = params.batch, C = params.channels, G = params.num_groups;
   const uint CPG = C / G, P = params.aux_lo.y, TPG = params.aux_lo.w;
   const uint c_lo = wg * WG_SIZE, c_hi = min(C, c_lo + WG_SIZE) - 1u;
+#ifndef GROUP_STATS
   const uint g_lo = c_lo / CPG, span = c_hi / CPG - g_lo + 1u;
   for (uint j = gl_SubgroupID; j < N * span; j += NUM_SG) {
     const vec2 st = group_stats_sg(j / span * G + g_lo + j % span);
     if (subgroupElect()) s_stat[j] = st;
   }
   barrier();
+#endif
   const uint c = c_lo + gl_LocalInvocationID.x;
   if (c > c_hi) return;
   const uint g = c / CPG, rr = c - g * CPG;
@@ -111,69 +118,15 @@ void dwdb_block(uint wg) {
         tm[k] = n < N ? tilerec[(n * G + g) * TPG + rr * P + p].x : 0.0;
       }
       [[unroll]] for (uint k = 0; k < 8u; ++k) {
-        const float mean = n0 + k < N ? s_stat[(n0 + k) * span + g - g_lo].x : 0.0;
+        const float mean = n0 + k < N ? PAIR_STAT(n0 + k).x : 0.0;
         ab[k] += vec2(rec[k].x, rec[k].y + (tm[k] - mean) * rec[k].x);
       }
     }
     [[unroll]] for (uint k = 0; k < 8u; ++k)
-      if (n0 + k < N) acc += vec2(s_stat[(n0 + k) * span + g - g_lo].y * ab[k].y, ab[k].x);
+      if (n0 + k < N) acc += vec2(PAIR_STAT(n0 + k).y * ab[k].y, ab[k].x);
   }
   grad_weight[c] = acc.x;
   grad_bias[c] = acc.y;
-}
-
-struct GroupCoef {
-  float mean, rstd, cA, k2;
-};
-
-// Called by the whole workgroup in uniform control flow. The first MREC records of each
-// invocation are loaded at once and kept for the second pass; a group of more tiles than
-// MREC * WG_SIZE reads the rest again there.
-GroupCoef merge_tiles(uint ng) {
-  const uint C = params.channels, G = params.num_groups, CPG = C / G;
-  const uint P = params.aux_lo.y, TPG = params.aux_lo.w;
-  const uint g = ng % G;
-  const uint rec0 = (ng / G * C + g * CPG) * P;  // the group's first row record
-  const float M = float(CPG * params.spatial);
-  const uint tid = gl_LocalInvocationID.x;
-
-  vec2 tr[MREC], rw[MREC];
-  float w[MREC];
-  [[unroll]] for (uint k = 0; k < MREC; ++k) {
-    const uint t = tid + k * WG_SIZE;
-    tr[k] = vec2(0.0);
-    rw[k] = vec2(0.0);
-    w[k] = 0.0;
-    if (t < TPG) {
-      tr[k] = tilerec[ng * TPG + t];
-      rw[k] = rowrec[rec0 + t];
-      w[k] = weight[g * CPG + t / P];
-    }
-  }
-  float acc = 0.0;
-  [[unroll]] for (uint k = 0; k < MREC; ++k) {
-    const uint t = tid + k * WG_SIZE;
-    if (t < TPG) acc += piece_count(t) * tr[k].x;
-  }
-  for (uint t = tid + MREC * WG_SIZE; t < TPG; t += WG_SIZE) acc += piece_count(t) * tilerec[ng * TPG + t].x;
-  const float mean = wg_sum_mean(acc) / M;
-
-  vec3 v = vec3(0.0);
-  [[unroll]] for (uint k = 0; k < MREC; ++k) {
-    const uint t = tid + k * WG_SIZE;
-    if (t < TPG) {
-      const float dm = tr[k].x - mean;
-      v += vec3(tr[k].y + piece_count(t) * dm * dm, w[k] * rw[k].x, w[k] * (rw[k].y + dm * rw[k].x));
-    }
-  }
-  for (uint t = tid + MREC * WG_SIZE; t < TPG; t += WG_SIZE) {
-    const vec2 r = tilerec[ng * TPG + t], a = rowrec[rec0 + t];
-    const float wt = weight[g * CPG + t / P], dm = r.x - mean;
-    v += vec3(r.y + piece_count(t) * dm * dm, wt * a.x, wt * (a.y + dm * a.x));
-  }
-  const vec3 S = wg_sum_rest(v);
-  const float rstd = inversesqrt(S.x / M + uintBitsToFloat(params.eps_bits));
-  return GroupCoef(mean, rstd, S.y / M, rstd * rstd * (S.z / M));
 }
 
 void main() {
@@ -206,7 +159,12 @@ void main() {
     }
   }
   const float K = x[group_base];
+#ifdef GROUP_STATS
+  const vec4 st = gstat[ng];
+  const GroupCoef gc = GroupCoef(st.x, st.y, st.z, st.w);
+#else
   const GroupCoef gc = merge_tiles(ng);
+#endif
   [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
     const uint i = first + k * WG_SIZE;
     if (i < MG) {

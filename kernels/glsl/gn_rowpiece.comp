@@ -23,10 +23,29 @@
 // gn_team_sum.glsl's butterfly within the team. For rows of at most 156 elements in groups too
 // large for the on-chip builds (the manifest's bands), which one row per subgroup leaves to a
 // few lanes and the scalar gn_fused loads in 32-element chunks of one row each.
+//
+// LAST_WG (the gn_fused_rp2s* builds; one tile per workgroup only): a counter per (n, g) lets
+// the group's last tile to finish merge it in the same dispatch (gn_piece_merge.glsl, one
+// record per tile, in parallel) and store (mean, rstd, cA, k2) in gstat[n*G + g] for the
+// apply stage (gn_apply_rpmerge.comp GROUP_STATS): no combine dispatch, and a short tail of
+// one round of record loads and two workgroup sums. Results do not depend on which tile
+// is last: the merge reads every record in a fixed order.
+#ifndef LAST_WG
+#define LAST_WG 0
+#endif
+#if LAST_WG && (defined(TEAM) || defined(ROW_PER_SUBGROUP))
+#error "LAST_WG needs one tile per workgroup"
+#endif
 #ifdef TEAM
 #extension GL_KHR_shader_subgroup_shuffle : require
 #endif
+#if LAST_WG
+#define PARAMS_BINDING 7
+#define REC_QUAL coherent restrict
+#else
 #define PARAMS_BINDING 4
+#define REC_QUAL writeonly restrict
+#endif
 #include "gn_common.glsl"
 
 #ifndef VT_SLOTS
@@ -35,8 +54,17 @@
 
 layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { vec4 dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { vec4 x_v[]; };
-layout(std430, set = 0, binding = 2) writeonly restrict buffer TileBuf { vec2 tilerec[]; };  // [N*G*TPG]
-layout(std430, set = 0, binding = 3) writeonly restrict buffer RowBuf { vec2 rowrec[]; };    // [N*C*P]
+layout(std430, set = 0, binding = 2) REC_QUAL buffer TileBuf { vec2 tilerec[]; };  // [N*G*TPG]
+layout(std430, set = 0, binding = 3) REC_QUAL buffer RowBuf { vec2 rowrec[]; };    // [N*C*P]
+#if LAST_WG
+layout(std430, set = 0, binding = 4) coherent restrict buffer CountBuf { uint counter[]; };  // [N*G]
+layout(std430, set = 0, binding = 5) readonly restrict buffer WBuf { float weight[]; };
+layout(std430, set = 0, binding = 6) writeonly restrict buffer StatBuf { vec4 gstat[]; };  // [N*G]
+shared bool s_last;
+#include "gn_last_wg.glsl"
+#define MREC 4
+#include "gn_piece_merge.glsl"
+#endif
 
 #if defined(TEAM)
 #include "gn_team_sum.glsl"
@@ -133,4 +161,10 @@ void main() {
     tilerec[tile_id] = vec2(mean_t, tot.x);
     rowrec[row * P + p] = tot.yz;
   }
+#if LAST_WG
+  if (arrive_last(ng, TPG)) {  // s_last is uniform: the merge's barriers are fine
+    const GroupCoef gc = merge_tiles(ng);
+    if (gl_LocalInvocationID.x == 0u) gstat[ng] = vec4(gc.mean, gc.rstd, gc.cA, gc.k2);
+  }
+#endif
 }

@@ -108,21 +108,7 @@ layout(std430, set = 0, binding = 7) writeonly restrict buffer CoefBuf { vec4 co
 shared bool s_last;
 #endif
 #if LAST_WG && defined(ENTRY_PARTIALS)
-
-// Publishes this workgroup's records and counts it; true in every invocation of the
-// workgroup that counted last (of `total`), which then sees all records.
-bool arrive_last(uint slot, uint total) {
-  memoryBarrierBuffer();  // this invocation's records before the count
-  barrier();
-  if (gl_LocalInvocationID.x == 0u) {
-    const bool last = atomicAdd(counter[slot], 1u) == total - 1u;
-    if (last) counter[slot] = 0u;  // ready for the next run
-    s_last = last;
-  }
-  barrier();
-  memoryBarrierBuffer();  // the others' records after the count
-  return s_last;
-}
+#include "gn_last_wg.glsl"
 #endif
 
 shared vec2 s_seg[NUM_SG + ROWS_CAP];  // (sum dy, sum dy*e) of segment (s, r) at s + r
