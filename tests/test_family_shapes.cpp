@@ -293,18 +293,25 @@ TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
                             "fused_rp");
 }
 
+// The `expected` shipped builds whose names start with `prefix`, each on shapes drawn inside
+// its own `when` at the device's subgroup size.
+void expect_builds_pass_inside_their_when(const std::string& prefix, size_t expected,
+                                          const std::string& tag) {
+  const uint32_t sg = device_subgroup_size();
+  ASSERT_GT(sg, 0u);
+  std::vector<std::string> builds;
+  const json problems = shapes_inside_every_when(
+      std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels", {prefix}, sg, builds);
+  ASSERT_EQ(builds.size(), expected);
+  expect_every_build_passes(problems, prefix + "*", builds, tag);
+}
+
 // gn_fused_rp's row-per-team builds (_t1 / _t2 / _t4 / _t8: rows of up to 156 elements with
 // HW % 4 != 0 in groups of several rows and more than 1024 elements) on shapes drawn inside
 // each build's own `when` at the device's subgroup size, so the bands are tested wherever the
 // manifest moves them.
 TEST(FusedRpTeams, GeneratedShapesInsideEveryBuildsWhenPass) {
-  const uint32_t sg = device_subgroup_size();
-  ASSERT_GT(sg, 0u);
-  std::vector<std::string> builds;
-  const json problems = shapes_inside_every_when(
-      std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels", {"gn_fused_rp_t"}, sg, builds);
-  ASSERT_EQ(builds.size(), 4u);
-  expect_every_build_passes(problems, "gn_fused_rp_t*", builds, "rp_teams");
+  expect_builds_pass_inside_their_when("gn_fused_rp_t", 4, "rp_teams");
 }
 
 // gn_fused_rp2* and gn_fused_rp2s*: gn_fused_rp's partials, then one dispatch whose blocks
@@ -313,13 +320,7 @@ TEST(FusedRpTeams, GeneratedShapesInsideEveryBuildsWhenPass) {
 // last piece of each group merging it (gn_rowpiece.comp LAST_WG) for the blocks to read:
 // every build on shapes drawn inside its `when`.
 TEST(FusedRp2, GeneratedShapesInsideEveryBuildsWhenPass) {
-  const uint32_t sg = device_subgroup_size();
-  ASSERT_GT(sg, 0u);
-  std::vector<std::string> builds;
-  const json problems = shapes_inside_every_when(
-      std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels", {"gn_fused_rp2"}, sg, builds);
-  ASSERT_EQ(builds.size(), 12u);
-  expect_every_build_passes(problems, "gn_fused_rp2*", builds, "rp2");
+  expect_builds_pass_inside_their_when("gn_fused_rp2", 12, "rp2");
 }
 
 // gn_fused1: batch 1, groups of at most 16 tiles (a tile holds 4096 elements), rows of any
