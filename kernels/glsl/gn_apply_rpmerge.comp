@@ -52,10 +52,7 @@ layout(std430, set = 0, binding = 8) readonly restrict buffer StatBuf { vec4 gst
 #else
 shared vec2 s_stat[STAT_CAP];  // (mean, rstd) of the (n, g) pairs of a grad_weight block
 #define PAIR_STAT(n) s_stat[(n) * span + g - g_lo]
-#endif
-
 #include "gn_piece_merge.glsl"
-#ifndef GROUP_STATS
 
 // (mean, rstd) of group ng, by one subgroup: every lane gets them.
 vec2 group_stats_sg(uint ng) {
@@ -81,8 +78,7 @@ vec2 group_stats_sg(uint ng) {
     }
     [[unroll]] for (uint k = 0; k < MREC; ++k) {
       const uint t = t0 + k * SUBGROUP_SIZE + lane;
-      const float dm = r[k].x - mean;
-      acc += t < TPG ? r[k].y + piece_count(t) * dm * dm : 0.0;
+      acc += t < TPG ? piece_m2(t, r[k], mean) : 0.0;
     }
   }
   return vec2(mean, inversesqrt(subgroupAdd(acc) / M + uintBitsToFloat(params.eps_bits)));
@@ -160,16 +156,16 @@ void main() {
   }
   const float K = x[group_base];
 #ifdef GROUP_STATS
-  const vec4 st = gstat[ng];
-  const GroupCoef gc = GroupCoef(st.x, st.y, st.z, st.w);
+  const vec4 gc = gstat[ng];  // (mean, rstd, cA, k2)
 #else
-  const GroupCoef gc = merge_tiles(ng);
+  const GroupCoef m = merge_tiles(ng);
+  const vec4 gc = vec4(m.mean, m.rstd, m.cA, m.k2);
 #endif
   [[unroll]] for (uint k = 0; k < ITEMS; ++k) {
     const uint i = first + k * WG_SIZE;
     if (i < MG) {
       const float w = weight[g * CPG + i / HW];
-      dx[group_base + i] = gc.rstd * (weighted(w, dys[k]) - (gc.cA + gc.k2 * ((xs[k] - K) - gc.mean)));
+      dx[group_base + i] = gc.y * (weighted(w, dys[k]) - (gc.z + gc.w * ((xs[k] - K) - gc.x)));
     }
   }
 }

@@ -22,6 +22,12 @@ float piece_count(uint t) {
   return float(min(c0 + span, params.spatial) - c0);
 }
 
+// A tile's share of the group's M2 about the group mean: M2_t + n_t (m_t - mean)^2.
+float piece_m2(uint t, vec2 rec, float mean) {
+  const float dm = rec.x - mean;
+  return rec.y + piece_count(t) * dm * dm;
+}
+
 struct GroupCoef {
   float mean, rstd, cA, k2;
 };
@@ -63,13 +69,13 @@ GroupCoef merge_tiles(uint ng) {
     const uint t = tid + k * WG_SIZE;
     if (t < TPG) {
       const float dm = tr[k].x - mean;
-      v += vec3(tr[k].y + piece_count(t) * dm * dm, w[k] * rw[k].x, w[k] * (rw[k].y + dm * rw[k].x));
+      v += vec3(piece_m2(t, tr[k], mean), w[k] * rw[k].x, w[k] * (rw[k].y + dm * rw[k].x));
     }
   }
   for (uint t = tid + MREC * WG_SIZE; t < TPG; t += WG_SIZE) {
     const vec2 r = tilerec[ng * TPG + t], a = rowrec[rec0 + t];
     const float wt = weight[g * CPG + t / P], dm = r.x - mean;
-    v += vec3(r.y + piece_count(t) * dm * dm, wt * a.x, wt * (a.y + dm * a.x));
+    v += vec3(piece_m2(t, r, mean), wt * a.x, wt * (a.y + dm * a.x));
   }
   const vec3 S = pm_sum_rest(v);
   const float rstd = inversesqrt(S.x / M + uintBitsToFloat(params.eps_bits));
