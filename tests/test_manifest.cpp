@@ -283,6 +283,8 @@ const std::map<std::string, BadCase>& bad_cases() {
        {"manifest.json", {"field 'stages.main.bindings'", "unknown buffer 'input'"}}},
       {"missing_shader_file",
        {"manifest.json", {"field 'stages.main.shader'", "no such file", "glsl/missing.comp"}}},
+      {"stage_when_malformed",
+       {"manifest.json", {"field 'stages.main.when'", "expression 'N > (1'", "expected ')'"}}},
       {"bad_expression",
        {"manifest.json",
         {"field 'stages.main.dispatch[0]'", "expression 'N * (G + 1'", "expected ')'",

@@ -41,8 +41,11 @@ int kernels_command(const KernelsCommand& cmd) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& v : variants) {
       nlohmann::json stages = nlohmann::json::array();
-      for (const auto& s : v.stages)
-        stages.push_back({{"name", s.name}, {"shader", s.shader.string()}});
+      for (const auto& s : v.stages) {
+        nlohmann::json stage{{"name", s.name}, {"shader", s.shader.string()}};
+        if (s.when) stage["when"] = s.when->text();
+        stages.push_back(stage);
+      }
       out.push_back({{"name", v.name},
                      {"description", v.description},
                      {"manifest", v.manifest.string()},
@@ -57,7 +60,10 @@ int kernels_command(const KernelsCommand& cmd) {
   for (const auto& v : variants) {
     std::cout << v.name << "  (" << v.manifest.string() << ")\n  " << v.description
               << "\n  stages:";
-    for (const auto& s : v.stages) std::cout << " " << s.name << " [" << s.workgroup_size << "]";
+    for (const auto& s : v.stages) {
+      std::cout << " " << s.name << " [" << s.workgroup_size << "]";
+      if (s.when) std::cout << " (when " << s.when->text() << ")";
+    }
     if (v.when) std::cout << "\n  when: " << v.when->text();
     if (!v.requires_features.empty()) {
       std::cout << "\n  requires:";

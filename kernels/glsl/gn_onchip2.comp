@@ -46,7 +46,7 @@
 #define PARTS 1
 #endif
 #else
-#define PARAMS_BINDING 5
+#define PARAMS_BINDING 7
 #endif
 #include "gn_common.glsl"
 #ifdef MASKED
@@ -90,7 +90,7 @@ layout(std430, set = 0, binding = 5) writeonly buffer GbBuf { float grad_bias[];
 // Rows per thread: CPG <= 1024 (the manifests' `when`).
 #define ROW_ITERS ((1024 + PART_SIZE - 1) / PART_SIZE)
 #else
-layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
+#include "gn_part.glsl"
 #endif
 
 // Segment sums (sum dy, sum dy*e), stored at the chunk index where the segment starts.
@@ -298,7 +298,7 @@ void main() {
       acc_rows[it] += vec2(rstd * B, A);
 #endif
 #else
-      part[group_row + rr] = vec2(rstd * B, A);
+      store_part(group_row + rr, vec2(rstd * B, A));
 #endif
     }
     const vec2 W = wg_sum_w(wsum);

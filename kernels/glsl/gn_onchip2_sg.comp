@@ -24,8 +24,9 @@
 //
 // MASKED (the _m4 builds, HW % 4 != 0): rows read as masked aligned vec4, as in
 // gn_onchip2.comp; a subgroup's element count n_s counts the masks' bits.
-#define PARAMS_BINDING 5
+#define PARAMS_BINDING 7
 #include "gn_common.glsl"
+#include "gn_part.glsl"
 #ifdef MASKED
 #include "gn_masked.glsl"
 #endif
@@ -37,7 +38,6 @@ layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
 layout(std430, set = 0, binding = 2) readonly buffer WBuf { float weight[]; };
 layout(std430, set = 0, binding = 3) writeonly buffer DxBuf { VT dx_v[]; };
-layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };
 shared vec2 s_seg[QCAP];     // (sum dy, sum dy*(d - mean_s)) of a segment, at its first chunk
 shared vec3 s_stat[NUM_SG];  // (n_s, mean_s, M2_s) of each subgroup's chunks
 #define W_CAP (QCAP < 1024 ? QCAP : 1024)
@@ -223,7 +223,7 @@ void group_kernel(const uint ng) {
   for (uint rr = lane; rr < CPG; rr += SUBGROUP_SIZE) {
     if ((rr / SUBGROUP_SIZE) % NUM_SG != s) continue;
     const vec2 tot = row_total(rr, J, KQ, mean);
-    part[group_row + rr] = vec2(rstd * tot.y, tot.x);
+    store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
   }
 }
 

@@ -14,8 +14,9 @@
 //    spans times M2. The weighted row sums move to the group mean the same way.
 // resnet50gn_256x56x56 hot: 94.3 us with gn_onchip2_v4_1024 -> 91.6 (90.3 with the dwdb
 // stage's single batch of loads); sd_unet_640x32x32 29.5 -> 28.2.
-#define PARAMS_BINDING 5
+#define PARAMS_BINDING 7
 #include "gn_common.glsl"
+#include "gn_part.glsl"
 #ifndef DY_SHARED
 #define DY_SHARED 0
 #endif
@@ -23,7 +24,6 @@ layout(std430, set = 0, binding = 0) readonly buffer DyBuf { VT dy_v[]; };
 layout(std430, set = 0, binding = 1) readonly buffer XBuf { VT x_v[]; };
 layout(std430, set = 0, binding = 2) readonly buffer WBuf { float weight[]; };
 layout(std430, set = 0, binding = 3) writeonly buffer DxBuf { VT dx_v[]; };
-layout(std430, set = 0, binding = 4) writeonly buffer PartBuf { vec2 part[]; };
 shared vec4 s_seg[NUM_SG];   // (sum dy, sum dy*(d - mean_s)) of rows A (xy) and B (zw)
 shared vec3 s_stat[NUM_SG];  // (n_s, mean_s, M2_s)
 shared float s_w[1024];
@@ -159,7 +159,7 @@ void group_kernel(const uint ng) {
       const vec2 a = span_row(i, SPAN, HWV, CPG) == rr ? sg.xy : sg.zw;
       tot += vec2(a.x, a.y + dm * a.x);
     }
-    part[group_row + rr] = vec2(rstd * tot.y, tot.x);
+    store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
   }
 }
 

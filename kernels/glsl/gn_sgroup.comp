@@ -18,8 +18,9 @@
 // element, two-pass statistics (m^ = mean of d, M2 = sum (d - m^)^2), per-channel sums
 // centred at m^, grad_input = rstd * (w*dy - (cA + k2 * (d - m^))) with w*dy a `precise`
 // product (weighted()), so a one-element group gives exactly 0. Every sum has a fixed order.
-#define PARAMS_BINDING 5
+#define PARAMS_BINDING 7
 #include "gn_common.glsl"
+#include "gn_part.glsl"
 
 #ifndef SLOTS
 #error "define SLOTS (elements per invocation held in registers)"
@@ -29,7 +30,6 @@ layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { VT dy_v[];
 layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; };
 layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { float weight[]; };
 layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
-layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
 
 #if defined(ENTRY_LANE)
 #if VEC != 1
@@ -67,7 +67,7 @@ void main() {
     [[unroll]] for (uint k = 0; k < SLOTS; ++k)
       if (k >= c * HW && k < (c + 1u) * HW) ab = vec2(ab.x + dy[k], fma(dy[k], d[k] - mean_t, ab.y));
     wsum = fma(vec2(weight[g * CPG + c]), ab, wsum);
-    part[n * C + g * CPG + c] = vec2(rstd * ab.y, ab.x);
+    store_part(n * C + g * CPG + c, vec2(rstd * ab.y, ab.x));
   }
   const float cA = wsum.x / float(M);
   const float k2 = rstd * rstd * (wsum.y / float(M));
@@ -152,7 +152,7 @@ void main() {
     }
     if (mine && p == 0u) {
       wsum = fma(vec2(weight[g * CPG + c]), ab, wsum);
-      part[n * C + g * CPG + c] = vec2(rstd * ab.y, ab.x);
+      store_part(n * C + g * CPG + c, vec2(rstd * ab.y, ab.x));
     }
   }
   const vec2 W = subgroupAdd(wsum);

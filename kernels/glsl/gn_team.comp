@@ -25,8 +25,9 @@
 // (d - m^))) with w*dy a `precise` product. Writes grad_input (3T) and the per-(n, c)
 // partials (rstd * sum dy*(x-mean), sum dy), summed over n by gn_dwdb_split.comp.
 #extension GL_KHR_shader_subgroup_shuffle : require
-#define PARAMS_BINDING 5
+#define PARAMS_BINDING 7
 #include "gn_common.glsl"
+#include "gn_part.glsl"
 
 #ifndef SLOTS
 #error "define SLOTS (VT elements per lane held in registers)"
@@ -43,7 +44,6 @@ layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { VT dy_v[];
 layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; };
 layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { float weight[]; };
 layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
-layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };  // [N*C] (rstd*B, A)
 
 #include "gn_team_sum.glsl"
 DEFINE_TEAM_SUM(float)
@@ -137,7 +137,7 @@ void main() {
   const float m2 = team_sum(hsum(se2));
   const vec2 ab = team_sum(vec2(hsum(sa), hsum(sb)));  // (sum dy, sum dy*e)
   const float rstd = inversesqrt(m2 / M + uintBitsToFloat(params.eps_bits));
-  if (live && j == 0u) part[row] = vec2(rstd * ab.y, ab.x);
+  if (live && j == 0u) store_part(row, vec2(rstd * ab.y, ab.x));
   // The group's sums of w*dy and w*dy*e are w times the row's (one channel per group).
   const vec2 W = fma(vec2(w), ab, vec2(0.0));
   const float cA = W.x / M;

@@ -127,16 +127,19 @@ BufferSpec parse_buffer(const Reader& r, const std::string& name, const json& j)
 
 StageSpec parse_stage(const Reader& r, const json& j, size_t index, const fs::path& folder) {
   std::string field = "stages[" + std::to_string(index) + "]";
-  r.only(j, field,
-         {"name", "shader", "defines", "workgroup_size", "dispatch", "foldable", "bindings"});
+  r.only(
+      j, field,
+      {"name", "shader", "defines", "workgroup_size", "dispatch", "foldable", "bindings", "when"});
   StageSpec s{.name = r.string(j, "name", field + ".name"),
               .shader = folder / r.string(j, "shader", field + ".shader"),
               .defines = {},
               .workgroup_size = 256,
               .dispatch = {Expression("1", ""), Expression("1", ""), Expression("1", "")},
+              .when = std::nullopt,
               .foldable = r.boolean(j, "foldable", field + ".foldable", false),
               .bindings = {}};
   field = "stages." + s.name;
+  if (j.contains("when")) s.when = r.expression(j["when"], field + ".when");
   if (j.contains("defines")) {
     if (!j["defines"].is_object()) r.fail(field + ".defines", "must be an object of NAME: value");
     for (const auto& [k, v] : j["defines"].items()) {

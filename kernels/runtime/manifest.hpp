@@ -41,7 +41,8 @@ struct StageSpec {
   std::map<std::string, std::string> defines;  // passed to the GLSL preprocessor
   uint32_t workgroup_size = 256;               // becomes the define WG_SIZE
   std::array<Expression, 3> dispatch;          // workgroup counts
-  bool foldable = false;              // shader linearises gl_WorkGroupID, so x may fold into y
+  std::optional<Expression> when;  // dispatched only where non-zero (else no dispatch, no barrier)
+  bool foldable = false;           // shader linearises gl_WorkGroupID, so x may fold into y
   std::vector<std::string> bindings;  // binding i = buffer name, or "params"
 };
 

@@ -62,6 +62,11 @@ std::array<uint32_t, 3> stage_dispatch(const StageSpec& stage, const Variables& 
   return {static_cast<uint32_t>(d[0]), static_cast<uint32_t>(d[1]), static_cast<uint32_t>(d[2])};
 }
 
+// A stage whose `when` is false for this problem is neither dispatched nor fenced.
+bool stage_runs(const StageSpec& stage, const Variables& vars) {
+  return !stage.when || stage.when->evaluate(vars) != 0;
+}
+
 void compute_to_compute_barrier(const vk::raii::CommandBuffer& cmd) {
   using A = vk::AccessFlagBits;
   vk::MemoryBarrier barrier{A::eShaderWrite | A::eTransferWrite, A::eShaderRead | A::eShaderWrite};
@@ -128,6 +133,7 @@ std::string not_applicable_reason(const VariantSpec& spec, const Shape& shape,
   if (spec.when && !spec.when->evaluate(vars)) return spec.when->explain_false(vars);
   std::string why;
   for (const auto& stage : spec.stages) {
+    if (!stage_runs(stage, vars)) continue;
     stage_dispatch(stage, vars, device.limits, &why);
     if (!why.empty()) return why;
   }
@@ -177,6 +183,10 @@ VariantRunner::VariantRunner(VulkanContext& ctx, Transfer& transfer, const Compi
 
   std::string why;
   for (const auto& stage : spec.stages) {
+    if (!stage_runs(stage, vars)) {
+      dispatch_.push_back({0, 0, 0});
+      continue;
+    }
     dispatch_.push_back(stage_dispatch(stage, vars, ctx.info().limits, &why));
     if (!why.empty()) throw ConfigError(spec.manifest.string() + ": " + why);
   }
@@ -232,12 +242,17 @@ void VariantRunner::record_stages(const vk::raii::CommandBuffer& cmd,
   // Every prior fill, flush or run completes before the first timestamp.
   compute_to_compute_barrier(cmd);
   if (pool) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool, first_query);
+  bool dispatched = false;
   for (size_t s = 0; s < variant_.stages.size(); ++s) {
-    if (s) compute_to_compute_barrier(cmd);
-    const auto& p = *variant_.stages[s];
-    cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline());
-    cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *p.layout(), 0, {*sets_[s]}, {});
-    cmd.dispatch(dispatch_[s][0], dispatch_[s][1], dispatch_[s][2]);
+    // A stage off for this problem (dispatch 0 0 0) still gets its timestamp: its time reads 0.
+    if (dispatch_[s][0] != 0) {
+      if (dispatched) compute_to_compute_barrier(cmd);
+      const auto& p = *variant_.stages[s];
+      cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline());
+      cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *p.layout(), 0, {*sets_[s]}, {});
+      cmd.dispatch(dispatch_[s][0], dispatch_[s][1], dispatch_[s][2]);
+      dispatched = true;
+    }
     const bool last = s + 1 == variant_.stages.size();
     if (pool && (stage_times || last))
       cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool,

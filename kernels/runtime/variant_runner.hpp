@@ -67,7 +67,7 @@ class VariantRunner {
   std::vector<std::string> dirty_zero_scratch();
 
   std::vector<std::string> stage_names() const;
-  // Workgroup counts actually dispatched per stage (after folding).
+  // Workgroup counts actually dispatched per stage (after folding; 0 0 0: its `when` is false).
   const std::vector<std::array<uint32_t, 3>>& dispatches() const { return dispatch_; }
 
  private:

@@ -1,0 +1,124 @@
+// A stage's `when` (kernels/runtime/manifest.hpp): where it is false the stage is neither
+// dispatched nor fenced, and where it is true it runs. The shipped builds whose dwdb stage runs
+// only for N > 1 (their first stage writes grad_weight / grad_bias itself at batch 1,
+// kernels/glsl/gn_part.glsl) pass at batch 1 without it and at larger batches with it.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "cli/inputs/input_generator.hpp"
+#include "cli/verify/metrics.hpp"
+#include "kernels/runtime/manifest.hpp"
+#include "kernels/runtime/variant_runner.hpp"
+#include "kernels/runtime/vulkan_context.hpp"
+#include "reference/group_norm.hpp"
+
+namespace gnbench {
+namespace {
+
+const std::filesystem::path kKernels = std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels";
+
+Problem problem_of(const Shape& s, uint64_t seed) {
+  Problem p;
+  p.name = "n" + std::to_string(s.batch) + "_c" + std::to_string(s.channels) + "_hw" +
+           std::to_string(s.spatial) + "_g" + std::to_string(s.groups);
+  p.shape = s;
+  p.seed = seed;
+  return p;
+}
+
+struct StagedRun {
+  std::vector<std::array<uint32_t, 3>> dispatches;
+  GpuOutputs out;
+  VerificationResult check;
+};
+
+StagedRun run_variant(VulkanContext& ctx, const CompiledVariant& compiled, const Problem& p) {
+  Transfer transfer(ctx);
+  const Inputs inputs = generate_inputs(p.shape, p.distribution, p.seed);
+  const DeviceInputs device_inputs(ctx, transfer, inputs);
+  VariantRunner runner(ctx, transfer, compiled, p, device_inputs);
+  StagedRun r{runner.dispatches(), runner.run_once(), {}};
+  r.check = verify(p.shape, r.out, reference::backward(p.shape, inputs, p.eps), p.tolerances);
+  return r;
+}
+
+// The seed with its grad_weight_bias stage given "when": "N > 1": at batch 1 that stage does
+// not run, so grad_weight and grad_bias stay poisoned; at batch 2 it runs and they verify.
+TEST(StageWhen, FalseStageIsNotDispatchedTrueStageRuns) {
+  std::ifstream in(kKernels / "seed.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json m = nlohmann::json::parse(text.str());
+  m["name"] = "seed_when";
+  m["stages"][1]["when"] = "N > 1";
+  const auto specs = load_manifest_text(m.dump(), kKernels / "seed_when.json");
+  ASSERT_EQ(specs.size(), 1u);
+  ContextOptions options;
+  VulkanContext ctx(options);
+  std::mt19937 rng(std::random_device{}());
+  const uint32_t g = 1 + rng() % 4, c = g * (1 + rng() % 8), hw = 1 + rng() % 300;
+
+  const CompiledVariant seed_when = compile_variant(ctx, specs[0]);
+  const StagedRun one = run_variant(ctx, seed_when, problem_of({1, c, hw, g}, rng()));
+  EXPECT_EQ(one.dispatches.at(1), (std::array<uint32_t, 3>{0, 0, 0}));
+  EXPECT_EQ(one.check.tensors.at(0).unwritten, 0u);
+  EXPECT_TRUE(one.check.tensors.at(0).pass) << one.check.tensors.at(0).failure;
+  EXPECT_EQ(one.check.tensors.at(1).unwritten, c);  // never written: still the poison
+  EXPECT_EQ(one.check.tensors.at(2).unwritten, c);
+  EXPECT_EQ(std::bit_cast<uint32_t>(one.out.grad_weight[0]), kPoisonBits);
+
+  const StagedRun two = run_variant(ctx, seed_when, problem_of({2, c, hw, g}, rng()));
+  EXPECT_EQ(two.dispatches.at(1), (std::array<uint32_t, 3>{c, 1, 1}));
+  EXPECT_TRUE(two.check.pass) << two.check.tensors.at(1).failure;
+}
+
+// Every shipped build with a stage `when`, on a shape drawn inside its own `when` at batch 1
+// (the stage off: the first stage's own grad_weight / grad_bias must verify) and at batch 2-5
+// (the stage on). Log-uniform CPG and HW of any alignment.
+TEST(StageWhen, ShippedBuildsPassWithTheirStageOffAndOn) {
+  ContextOptions options;
+  VulkanContext ctx(options);
+  const uint32_t sg = ctx.info().limits.subgroup_size;
+  std::mt19937 rng(std::random_device{}());
+  auto log_uniform = [&](double lo, double hi) {
+    return static_cast<uint32_t>(
+        std::exp(std::uniform_real_distribution<double>(std::log(lo), std::log(hi + 1))(rng)));
+  };
+  size_t builds = 0;
+  for (const auto& v : load_manifests({kKernels})) {
+    size_t staged = v.stages.size();
+    for (size_t s = 0; s < v.stages.size(); ++s)
+      if (v.stages[s].when) staged = s;
+    if (staged == v.stages.size()) continue;
+    ++builds;
+    const CompiledVariant compiled = compile_variant(ctx, v);
+    for (uint32_t batch : {1u, 2u + static_cast<uint32_t>(rng() % 4)}) {
+      Shape s{};
+      bool found = false;
+      for (int tries = 0; tries < 100000 && !found; ++tries) {
+        s = Shape{batch, 0, std::max(1u, log_uniform(1, 4096)), std::max(1u, log_uniform(1, 8))};
+        s.channels = s.groups * std::max(1u, log_uniform(1, 128));
+        const Variables vars = problem_variables(s, sg);
+        found = s.elements() <= 200000 && (!v.when || v.when->evaluate(vars) != 0);
+      }
+      ASSERT_TRUE(found) << v.name << ": no shape inside its when at batch " << batch;
+      const Problem p = problem_of(s, rng());
+      SCOPED_TRACE(v.name + " on " + p.name);
+      const StagedRun r = run_variant(ctx, compiled, p);
+      const bool on = v.stages[staged].when->evaluate(problem_variables(s, sg)) != 0;
+      EXPECT_EQ(r.dispatches.at(staged)[0] != 0, on);
+      EXPECT_TRUE(r.check.pass) << r.check.tensors.at(0).failure << " "
+                                << r.check.tensors.at(1).failure << " "
+                                << r.check.tensors.at(2).failure;
+    }
+  }
+  EXPECT_GT(builds, 30u);  // gn_onchip2, gn_sgroup and gn_team
+}
+
+}  // namespace
+}  // namespace gnbench
