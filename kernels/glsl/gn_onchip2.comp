@@ -3,7 +3,7 @@
 // registers (the manifest's `when` guarantees it fits), so x and grad_out are read once:
 // grad_input from the registers (3T of traffic) and per-(n, c) partials
 // (rstd * sum dy*(x-mean), sum dy) for grad_weight / grad_bias, which gn_dwdb_split.comp
-// reduces over n in a second dispatch.
+// reduces over n in a second dispatch (at batch 1 they are the outputs: gn_part.glsl).
 //
 // The same on-chip algorithm as gn_tile.comp's ENTRY_ONCHIP, kept in a file of its own:
 // these builds measured faster in this form (H200 runs 3 and 9, docs/gpu-log.md), with the
