@@ -47,7 +47,7 @@ uint32_t draw(std::mt19937& rng, uint32_t lo, uint32_t hi) {
 }
 
 // Runs `variants` on the generated problems against the float64 reference: everything that
-// runs passes, and every build in `builds` ran on at least one of them.
+// runs passes, and every build in `builds` ran on at least one of them (some build, when empty).
 void expect_every_build_passes(const json& problems, const std::string& variants,
                                const std::vector<std::string>& builds, const std::string& tag,
                                const std::string& kernels = "") {
@@ -69,6 +69,7 @@ void expect_every_build_passes(const json& problems, const std::string& variants
       passed.insert(b["gnbench"]["variant"]);
   for (const auto& v : builds)
     EXPECT_TRUE(passed.count(v)) << v << " never ran: " << problems.dump();
+  if (builds.empty()) EXPECT_FALSE(passed.empty()) << "no variant ran: " << problems.dump();
 }
 
 // A group of m elements as (CPG, HW) with HW a random divisor of m, m a multiple of `step`.
@@ -321,6 +322,25 @@ TEST(FusedRpTeams, GeneratedShapesInsideEveryBuildsWhenPass) {
 // every build on shapes drawn inside its `when`.
 TEST(FusedRp2, GeneratedShapesInsideEveryBuildsWhenPass) {
   expect_builds_pass_inside_their_when("gn_fused_rp2", 12, "rp2");
+}
+
+// gn_apply_rpmerge.comp's grad_weight blocks take the (mean, rstd) of the (n, g) pairs their
+// channels touch in one of two ways, whichever needs fewer rounds of record loads: one group of
+// hundreds of short rows at batch 1 (the whole workgroup merges its tiles) and many pairs of a
+// few rows each (a subgroup per pair). Drawn at random on both sides, short rows of any length
+// (the one-row-per-team and per-subgroup builds) and long ones.
+TEST(FusedRp2, GradWeightBlocksMergeFewPairsOfManyTilesAndManyPairsOfFew) {
+  std::mt19937 rng(std::random_device{}());
+  auto pick = [&](uint32_t lo, uint32_t hi) { return draw(rng, lo, hi); };
+  json problems = json::array();
+  for (int k = 0; k < 3; ++k) {
+    const uint32_t hw = k == 2 ? pick(1100, 1900) : pick(60, 200);
+    problems.push_back(generated_problem(rng, "few" + std::to_string(k), 1, pick(250, 600), hw, 1));
+    const uint32_t g = pick(16, 40);
+    problems.push_back(
+        generated_problem(rng, "many" + std::to_string(k), pick(2, 3), pick(2, 12), hw, g));
+  }
+  expect_every_build_passes(problems, "gn_fused_rp2*", {}, "rp2_pairs");
 }
 
 // gn_fused1: batch 1, groups of at most 16 tiles (a tile holds 4096 elements), rows of any
