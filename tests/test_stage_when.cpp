@@ -110,7 +110,7 @@ TEST(StageWhen, ShippedBuildsPassWithTheirStageOffAndOn) {
       const Problem p = problem_of(s, rng());
       SCOPED_TRACE(v.name + " on " + p.name);
       const StagedRun r = run_variant(ctx, compiled, p);
-      const bool on = v.stages[staged].when->evaluate(problem_variables(s, sg)) != 0;
+      const bool on = stage_runs(v.stages[staged], problem_variables(s, sg));
       EXPECT_EQ(r.dispatches.at(staged)[0] != 0, on);
       EXPECT_TRUE(r.check.pass) << r.check.tensors.at(0).failure << " "
                                 << r.check.tensors.at(1).failure << " "

@@ -29,8 +29,9 @@ bool variant_folds(const Problem& p, const VariantSpec& v, const DeviceLimits& l
   if (uint64_t{p.shape.batch} * p.shape.groups <= fold_limit(l)) return false;
   const Variables vars = problem_variables(p.shape, l.subgroup_size);
   for (const auto& stage : v.stages)
-    if (stage.foldable && static_cast<uint64_t>(std::max<int64_t>(
-                              0, stage.dispatch[0].evaluate(vars))) > fold_limit(l))
+    if (stage.foldable && stage_runs(stage, vars) &&
+        static_cast<uint64_t>(std::max<int64_t>(0, stage.dispatch[0].evaluate(vars))) >
+            fold_limit(l))
       return true;
   return false;
 }

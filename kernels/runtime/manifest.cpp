@@ -36,6 +36,10 @@ Variables problem_variables(const Shape& s, uint32_t subgroup_size) {
           {"SUBGROUP", subgroup_size}};
 }
 
+bool stage_runs(const StageSpec& stage, const Variables& vars) {
+  return !stage.when || stage.when->evaluate(vars) != 0;
+}
+
 namespace {
 
 const std::set<std::string> kFeatures{"subgroup_arithmetic", "subgroup_shuffle", "float_atomics"};

@@ -64,6 +64,9 @@ struct VariantSpec {
 // Variables every manifest expression may use.
 Variables problem_variables(const Shape& shape, uint32_t subgroup_size);
 
+// Whether a stage runs on a problem: no `when`, or a non-zero one.
+bool stage_runs(const StageSpec& stage, const Variables& vars);
+
 // Loads every *.json manifest in each folder (sorted by file name), families expanded in place,
 // validating structure, expressions and names; throws ConfigError naming file, variant (and
 // family) and field.

@@ -27,7 +27,7 @@ void check_variant_expressions(const VariantSpec& spec, const Shape& shape,
   if (spec.when && !spec.when->evaluate(vars)) return;
   constexpr int64_t kU32 = UINT32_MAX;
   for (const auto& stage : spec.stages)
-    if (!stage.when || stage.when->evaluate(vars))
+    if (stage_runs(stage, vars))
       for (const auto& d : stage.dispatch) in_range(d, vars, 1, kU32, "a workgroup count");
   for (const auto& p : spec.params) in_range(p, vars, 0, kU32, "a param (u32)");
   if (spec.traffic_bytes) in_range(*spec.traffic_bytes, vars, 0, INT64_MAX, "a byte count");

@@ -62,11 +62,6 @@ std::array<uint32_t, 3> stage_dispatch(const StageSpec& stage, const Variables& 
   return {static_cast<uint32_t>(d[0]), static_cast<uint32_t>(d[1]), static_cast<uint32_t>(d[2])};
 }
 
-// A stage whose `when` is false for this problem is neither dispatched nor fenced.
-bool stage_runs(const StageSpec& stage, const Variables& vars) {
-  return !stage.when || stage.when->evaluate(vars) != 0;
-}
-
 void compute_to_compute_barrier(const vk::raii::CommandBuffer& cmd) {
   using A = vk::AccessFlagBits;
   vk::MemoryBarrier barrier{A::eShaderWrite | A::eTransferWrite, A::eShaderRead | A::eShaderWrite};
