@@ -69,7 +69,9 @@ void expect_every_build_passes(const json& problems, const std::string& variants
       passed.insert(b["gnbench"]["variant"]);
   for (const auto& v : builds)
     EXPECT_TRUE(passed.count(v)) << v << " never ran: " << problems.dump();
-  if (builds.empty()) EXPECT_FALSE(passed.empty()) << "no variant ran: " << problems.dump();
+  if (builds.empty()) {
+    EXPECT_FALSE(passed.empty()) << "no variant ran: " << problems.dump();
+  }
 }
 
 // A group of m elements as (CPG, HW) with HW a random divisor of m, m a multiple of `step`.

@@ -102,6 +102,7 @@ CopyBandwidth measure_copy_bandwidth(VulkanContext& ctx,
                   .defines = {},
                   .workgroup_size = 256,
                   .dispatch = {Expression("1", ""), Expression("1", ""), Expression("1", "")},
+                  .when = std::nullopt,
                   .foldable = false,
                   .bindings = {"src", "dst"}};
   ComputePipeline pipeline(ctx, stage, info.limits.subgroup_size);

@@ -31,6 +31,7 @@ CacheFlush::CacheFlush(VulkanContext& ctx, const std::filesystem::path& kernels_
                   .defines = {},
                   .workgroup_size = 256,
                   .dispatch = {Expression("1", ""), Expression("1", ""), Expression("1", "")},
+                  .when = std::nullopt,
                   .foldable = false,
                   .bindings = {"src", "sink"}};
   pipeline_ = std::make_unique<ComputePipeline>(ctx, stage, info.limits.subgroup_size);
