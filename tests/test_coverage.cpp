@@ -125,8 +125,11 @@ TEST(Coverage, FoldIsTheVariantsOwnDispatch) {
     const Problem p = problem(n, c, hw, c);
     const bool over = uint64_t{n} * c > 65535;
     EXPECT_EQ(fold.holds(p, d.limits), over);
-    for (const auto& v : variants)
-      if (v.name.rfind("gn_team", 0) == 0) EXPECT_FALSE(fold.holds_for_variant(p, v, d.limits));
+    for (const auto& v : variants) {
+      if (v.name.rfind("gn_team", 0) == 0) {
+        EXPECT_FALSE(fold.holds_for_variant(p, v, d.limits));
+      }
+    }
     EXPECT_EQ(fold.holds_for_variant(p, per_group, d.limits), over);
     folded += over;
   }
