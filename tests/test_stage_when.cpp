@@ -15,6 +15,7 @@
 #include "kernels/runtime/manifest.hpp"
 #include "kernels/runtime/variant_runner.hpp"
 #include "kernels/runtime/vulkan_context.hpp"
+#include "random_shapes.hpp"
 #include "reference/group_norm.hpp"
 
 namespace gnbench {
@@ -85,10 +86,6 @@ TEST(StageWhen, ShippedBuildsPassWithTheirStageOffAndOn) {
   VulkanContext ctx(options);
   const uint32_t sg = ctx.info().limits.subgroup_size;
   std::mt19937 rng(std::random_device{}());
-  auto log_uniform = [&](double lo, double hi) {
-    return static_cast<uint32_t>(
-        std::exp(std::uniform_real_distribution<double>(std::log(lo), std::log(hi + 1))(rng)));
-  };
   size_t builds = 0;
   for (const auto& v : load_manifests({kKernels})) {
     size_t staged = v.stages.size();
@@ -98,19 +95,18 @@ TEST(StageWhen, ShippedBuildsPassWithTheirStageOffAndOn) {
     ++builds;
     const CompiledVariant compiled = compile_variant(ctx, v);
     for (uint32_t batch : {1u, 2u + static_cast<uint32_t>(rng() % 4)}) {
-      Shape s{};
-      bool found = false;
-      for (int tries = 0; tries < 100000 && !found; ++tries) {
-        s = Shape{batch, 0, std::max(1u, log_uniform(1, 4096)), std::max(1u, log_uniform(1, 8))};
-        s.channels = s.groups * std::max(1u, log_uniform(1, 128));
-        const Variables vars = problem_variables(s, sg);
-        found = s.elements() <= 200000 && (!v.when || v.when->evaluate(vars) != 0);
-      }
-      ASSERT_TRUE(found) << v.name << ": no shape inside its when at batch " << batch;
-      const Problem p = problem_of(s, rng());
+      const testing::ShapeRange range{.batch_lo = batch,
+                                      .batch_hi = batch,
+                                      .hw_max = 4096,
+                                      .groups_max = 8,
+                                      .cpg_max = 128,
+                                      .max_elements = 200000};
+      const auto s = testing::shape_inside_when(v, sg, range, rng, 100000);
+      ASSERT_TRUE(s) << v.name << ": no shape inside its when at batch " << batch;
+      const Problem p = problem_of(*s, rng());
       SCOPED_TRACE(v.name + " on " + p.name);
       const StagedRun r = run_variant(ctx, compiled, p);
-      const bool on = stage_runs(v.stages[staged], problem_variables(s, sg));
+      const bool on = stage_runs(v.stages[staged], problem_variables(*s, sg));
       EXPECT_EQ(r.dispatches.at(staged)[0] != 0, on);
       EXPECT_TRUE(r.check.pass) << r.check.tensors.at(0).failure << " "
                                 << r.check.tensors.at(1).failure << " "
