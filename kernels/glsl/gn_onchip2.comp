@@ -134,14 +134,6 @@ DEFINE_PART_SUM(wg_sum_e2, float, 0.0)
 DEFINE_PART_SUM(wg_sum_w, vec2, vec2(0.0))
 #endif
 
-// Row rr's (sum dy, sum dy*(d - mean_t)): the segment at the row's start, plus one per
-// subgroup starting inside it (SEG(i) reads the part's range through seg_base).
-vec2 row_total(uint rr, uint J, uint KQ, uint seg_base) {
-  vec2 tot = s_seg[SEG(rr * J)];
-  for (uint s2 = (rr * J) / KQ + 1u; s2 < PART_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[SEG(s2 * KQ)];
-  return tot;
-}
-
 void main() {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
@@ -285,6 +277,7 @@ void main() {
     // wg_sum_e2's barrier also publishes s_seg.
     const float m2 = wg_sum_e2(hsum(se2));
     const float rstd = inversesqrt(m2 / M + uintBitsToFloat(params.eps_bits));
+    // Row totals: the segment at the row's start, plus one per subgroup starting inside it.
     vec2 wsum = vec2(0.0);
 #ifdef GROUP_MAJOR
     [[unroll]] for (uint it = 0; it < ROW_ITERS; ++it) {
@@ -293,7 +286,8 @@ void main() {
 #else
     for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) {
 #endif
-      const vec2 tot = row_total(rr, J, KQ, SEG(0u));
+      vec2 tot = s_seg[SEG(rr * J)];
+      for (uint s2 = (rr * J) / KQ + 1u; s2 < PART_SG && s2 * KQ < (rr + 1u) * J; ++s2) tot += s_seg[SEG(s2 * KQ)];
       const float A = tot.x;
       const float B = tot.y;  // sum dy*(d - mean_t)
       wsum += s_w[rr] * vec2(A, B);
@@ -303,6 +297,8 @@ void main() {
 #else
       acc_rows[it] += vec2(rstd * B, A);
 #endif
+#else
+      store_part(group_row + rr, vec2(rstd * B, A));
 #endif
     }
     const vec2 W = wg_sum_w(wsum);
@@ -325,14 +321,6 @@ void main() {
       }
       if (++jj == J) { jj = 0u; ++r; }
     }
-#ifndef GROUP_MAJOR
-    // The partials after grad_input, off its critical path (as gn_onchip2_sg.comp): s_seg
-    // still holds the row totals.
-    for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) {
-      const vec2 tot = row_total(rr, J, KQ, SEG(0u));
-      store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
-    }
-#endif
   }
 #ifdef GROUP_MAJOR
   }  // samples
