@@ -18,7 +18,7 @@ import argparse, json, os, re, shutil, subprocess, sys
 # two-dispatch row-piece builds (a few groups in small tensors; rp2s and rp2 within a few
 # percent of each other where both apply, run 35h) before the three-dispatch ones; the seed
 # last). A prefix before the prefixes it extends.
-PREFERENCE = ["gn_gmajor", "gn_sgroup", "gn_onchip2_v4_896", "gn_onchip2_v4", "gn_onchip_v4",
+PREFERENCE = ["gn_gmajor", "gn_flat", "gn_sgroup", "gn_onchip2_v4_896", "gn_onchip2_v4", "gn_onchip_v4",
               "gn_onchip2", "gn_onchip", "gn_regx_v4", "gn_regx", "gn_fused1_v4", "gn_fused_v4",
               "gn_fused2_v4", "gn_fused1", "gn_fused_rp2s", "gn_fused_rp2", "gn_fused_rp", "gn_fused",
               "gn_fused2", "seed"]

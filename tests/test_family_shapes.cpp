@@ -178,7 +178,8 @@ TEST(GmajorFamily, GeneratedShapesOverEveryBuildsRangePass) {
 // hard distributions. Appends the variants' names to `builds`.
 json shapes_inside_every_when(const std::filesystem::path& folder,
                               const std::vector<std::string>& prefixes, uint32_t sg,
-                              std::vector<std::string>& builds) {
+                              std::vector<std::string>& builds,
+                              const testing::ShapeRange& range = {}) {
   std::mt19937 rng(std::random_device{}());
   json problems = json::array();
   for (const auto& v : load_manifests({folder})) {
@@ -187,7 +188,7 @@ json shapes_inside_every_when(const std::filesystem::path& folder,
       continue;
     builds.push_back(v.name);
     for (int found = 0; found < 2; ++found) {
-      const auto s = testing::shape_inside_when(v, sg, testing::ShapeRange{}, rng);
+      const auto s = testing::shape_inside_when(v, sg, range, rng);
       if (!s) break;  // the build then never runs, which expect_every_build_passes reports
       problems.push_back(generated_problem(rng, v.name + "_" + std::to_string(found), s->batch,
                                            s->channels / s->groups, s->spatial, s->groups));
@@ -292,12 +293,13 @@ TEST(FusedRpFamily, GeneratedOddLongRowsPass) {
 // The `expected` shipped builds whose names start with `prefix`, each on shapes drawn inside
 // its own `when` at the device's subgroup size.
 void expect_builds_pass_inside_their_when(const std::string& prefix, size_t expected,
-                                          const std::string& tag) {
+                                          const std::string& tag,
+                                          const testing::ShapeRange& range = {}) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
   std::vector<std::string> builds;
   const json problems = shapes_inside_every_when(
-      std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels", {prefix}, sg, builds);
+      std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels", {prefix}, sg, builds, range);
   ASSERT_EQ(builds.size(), expected);
   expect_every_build_passes(problems, prefix + "*", builds, tag);
 }
@@ -308,6 +310,17 @@ void expect_builds_pass_inside_their_when(const std::string& prefix, size_t expe
 // manifest moves them.
 TEST(FusedRpTeams, GeneratedShapesInsideEveryBuildsWhenPass) {
   expect_builds_pass_inside_their_when("gn_fused_rp_t", 4, "rp_teams");
+}
+
+// gn_flat (flattened features: spatial 1, groups of 65-16384 channels, one workgroup per
+// (n, g)): every build on shapes drawn inside its `when`, at batch 1 (the partials are the
+// outputs) to 3, any CPG alignment for the scalar builds.
+TEST(FlatFamily, GeneratedFlatShapesInsideEveryBuildsWhenPass) {
+  testing::ShapeRange flat;
+  flat.hw_max = 1;
+  flat.cpg_max = 16384;
+  flat.groups_max = 3;
+  expect_builds_pass_inside_their_when("gn_flat", 10, "flat", flat);
 }
 
 // gn_fused_rp2* and gn_fused_rp2s*: gn_fused_rp's partials, then one dispatch whose blocks

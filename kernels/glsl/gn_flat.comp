@@ -1,0 +1,91 @@
+#version 450
+// Stage 1 of the gn_flat variants: GroupNorm on flattened features (spatial 1, an N x C
+// matrix) with groups of hundreds to thousands of channels (G = 1 is layer-norm-like). One
+// workgroup per (n, group); the group is one contiguous range of M = CPG elements and
+// invocation t holds elements t, t + WG_SIZE, ... (VT units), so the loads are coalesced and
+// every element is a whole channel row: its products are the per-(n, c) partials, with no
+// per-row sums. The one-subgroup gn_sgroup builds stop at SUBGROUP * 32 elements, and the
+// row-based builds give every one-element row a chunk or a tile of its own (H200 run 37b:
+// 0.15-0.44x of PyTorch's time on such shapes).
+//
+// Numerics as every gn_* variant (docs/performance.md): d = x - K with K the group's first
+// element, two-pass statistics (m^ = mean of d, M2 = sum (d - m^)^2), grad_input =
+// rstd * (w*dy - (cA + k2 * (d - m^))) with w*dy a `precise` product (weighted()). Sums run
+// in a fixed order (an invocation's slots in turn, then the workgroup sum's fixed tree).
+// Writes grad_input (3T) and the partials (rstd * dy*(x-mean), dy) per (n, c), summed over n
+// by gn_dwdb_split.comp (at batch 1 they are grad_weight / grad_bias: gn_part.glsl).
+#define PARAMS_BINDING 7
+#include "gn_common.glsl"
+#include "gn_part.glsl"
+
+#ifndef SLOTS
+#error "define SLOTS (VT units per invocation)"
+#endif
+
+layout(std430, set = 0, binding = 0) readonly restrict buffer DyBuf { VT dy_v[]; };
+layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; };
+// Weight in VT units: with spatial 1 the group's element i is channel g * CPG + i, and the
+// vec4 builds need CPG % 4 == 0, so a group's weights start on 16 bytes.
+layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { VT w_v[]; };
+layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
+
+DEFINE_WG_SUM(wg_sum_d, float, 0.0)
+DEFINE_WG_SUM(wg_sum_e2, float, 0.0)
+DEFINE_WG_SUM(wg_sum_w, vec2, vec2(0.0))
+
+#if VEC == 4
+#define K_OF(v) (v).x
+#else
+#define K_OF(v) (v)
+#endif
+
+void main() {
+  const uint C = params.channels, G = params.num_groups;
+  const uint M = C / G;  // CPG; the manifest admits spatial 1 only
+  const uint MV = M / VEC;
+  const uint ng = linear_workgroup_id();
+  if (ng >= params.batch * G) return;  // uniform in the workgroup
+  const uint g = ng % G;
+  const uint base = ng * MV;  // (n*C + g*CPG) / VEC: a group is contiguous
+  const uint wbase = g * MV;
+  const uint tid = gl_LocalInvocationID.x;
+  const float K = K_OF(x_v[base]);
+  VT d[SLOTS], dy[SLOTS], w[SLOTS];
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const uint i = k * WG_SIZE + tid;
+    d[k] = i < MV ? x_v[base + i] - K : VZERO;
+    dy[k] = i < MV ? dy_v[base + i] : VZERO;
+    w[k] = i < MV ? w_v[wbase + i] : VZERO;
+  }
+  VT sd = VZERO;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) sd += d[k];
+  const float mean_t = wg_sum_d(hsum(sd)) / float(M);
+  VT se2 = VZERO;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    d[k] = k * WG_SIZE + tid < MV ? d[k] - mean_t : VZERO;  // e = d - m^ from here on
+    se2 = fma(d[k], d[k], se2);
+  }
+  const float rstd = inversesqrt(wg_sum_e2(hsum(se2)) / float(M) + uintBitsToFloat(params.eps_bits));
+  // Per element (= per channel): A = dy, B = dy * e; the group's sum w * (A, B).
+  VT wa = VZERO, wb = VZERO;
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const uint i = k * WG_SIZE + tid;
+    if (i < MV) {
+      const VT b = dy[k] * d[k];
+      wa = fma(w[k], dy[k], wa);
+      wb = fma(w[k], b, wb);
+#if VEC == 4
+      [[unroll]] for (uint j = 0; j < 4u; ++j) store_part(base * 4u + 4u * i + j, vec2(rstd * b[j], dy[k][j]));
+#else
+      store_part(base + i, vec2(rstd * b, dy[k]));
+#endif
+    }
+  }
+  const vec2 W = wg_sum_w(vec2(hsum(wa), hsum(wb)));
+  const float cA = W.x / float(M);
+  const float k2 = rstd * rstd * (W.y / float(M));
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const uint i = k * WG_SIZE + tid;
+    if (i < MV) dx_v[base + i] = rstd * (weighted(w[k], dy[k]) - (cA + k2 * d[k]));
+  }
+}
