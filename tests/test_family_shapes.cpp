@@ -313,14 +313,40 @@ TEST(FusedRpTeams, GeneratedShapesInsideEveryBuildsWhenPass) {
 }
 
 // gn_flat (flattened features: spatial 1, groups of 65-16384 channels, one workgroup per
-// (n, g)): every build on shapes drawn inside its `when`, at batch 1 (the partials are the
-// outputs) to 3, any CPG alignment for the scalar builds.
+// (n, g) or per 4 samples of a group): every build on shapes drawn inside its `when`, batch 1-11
+// (one row of partials or several, the dwdb stage off or on), any CPG alignment for the scalar
+// builds.
 TEST(FlatFamily, GeneratedFlatShapesInsideEveryBuildsWhenPass) {
   testing::ShapeRange flat;
+  flat.batch_hi = 11;
   flat.hw_max = 1;
   flat.cpg_max = 16384;
   flat.groups_max = 3;
-  expect_builds_pass_inside_their_when("gn_flat", 10, "flat", flat);
+  expect_builds_pass_inside_their_when("gn_flat", 20, "flat", flat);
+}
+
+// The 4-sample builds where the batch is not a multiple of 4 and over 4 (several rows of
+// partials, the last block short, the dwdb stage on): one random shape per band, every _s4
+// build must run and pass.
+TEST(FlatFamily, FourSampleBuildsWithAShortLastBlockPass) {
+  std::mt19937 rng(std::random_device{}());
+  json problems = json::array();
+  const uint32_t bands[][2] = {{64, 256}, {256, 1024}, {1024, 4096}, {4096, 8192}, {8192, 16384}};
+  for (const auto& band : bands)
+    for (const uint32_t step : {1u, 4u}) {  // any CPG, and one the vec4 builds take
+      const uint32_t m = draw(rng, band[0] / step + 1, band[1] / step) * step;
+      uint32_t n = draw(rng, 5, 11);
+      if (n % 4 == 0) ++n;
+      problems.push_back(generated_problem(rng, "s4_" + std::to_string(problems.size()), n, m, 1,
+                                           draw(rng, 1, 2)));
+    }
+  std::vector<std::string> builds;
+  for (const auto& v : load_manifests({std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels"}))
+    if (v.name.rfind("gn_flat", 0) == 0 && v.name.size() > 3 &&
+        v.name.compare(v.name.size() - 3, 3, "_s4") == 0)
+      builds.push_back(v.name);
+  ASSERT_EQ(builds.size(), 10u);
+  expect_every_build_passes(problems, "gn_flat*_s4", builds, "flat_s4");
 }
 
 // gn_fused_rp2* and gn_fused_rp2s*: gn_fused_rp's partials, then one dispatch whose blocks

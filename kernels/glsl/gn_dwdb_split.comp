@@ -10,6 +10,8 @@
 // Every sum runs in a fixed order (a lane's rows in n order, the lanes in lane order, the
 // chunks in chunk order), so the result does not depend on which workgroup is last: bitwise
 // reproducible. The counters are zero-filled by the runtime and reset by the last workgroup.
+// SAMPLES_PER_ROW: the group stage already summed that many samples into each row of part[]
+// (gn_flat.comp), so there are ceil(N / SAMPLES_PER_ROW) rows.
 #define PARAMS_BINDING 5
 #include "gn_common.glsl"
 
@@ -63,7 +65,11 @@ vec2 lanes_total(vec2 mine, uint lanes, uint cl, uint r) {
 }
 
 void main() {
+#ifdef SAMPLES_PER_ROW  // the group stage summed that many samples into each row of part[]
+  const uint C = params.channels, N = (params.batch + SAMPLES_PER_ROW - 1u) / SAMPLES_PER_ROW;
+#else
   const uint C = params.channels, N = params.batch;
+#endif
   const uint NB = params.aux_lo.x, NCH = params.aux_lo.y;
   const uint cb = gl_WorkGroupID.x, chunk = gl_WorkGroupID.y;
   const uint cl = gl_LocalInvocationID.x % CB, r = gl_LocalInvocationID.x / CB;

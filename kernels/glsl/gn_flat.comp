@@ -14,9 +14,19 @@
 // in a fixed order (an invocation's slots in turn, then the workgroup sum's fixed tree).
 // Writes grad_input (3T) and the partials (rstd * dy*(x-mean), dy) per (n, c), summed over n
 // by gn_dwdb_split.comp (at batch 1 they are grad_weight / grad_bias: gn_part.glsl).
+//
+// SAMPLES > 1: a workgroup takes samples n = r * SAMPLES ... r * SAMPLES + SAMPLES - 1 of its
+// group in turn; invocation t owns the same channels in each, so it sums their partials in
+// registers (in n order) and writes one row r of part[] per SAMPLES samples: the partials'
+// traffic (as large as x and grad_out themselves at spatial 1) shrinks by SAMPLES, and where
+// N <= SAMPLES the rows are grad_weight / grad_bias and the dwdb stage is not run.
 #define PARAMS_BINDING 7
 #include "gn_common.glsl"
 #include "gn_part.glsl"
+
+#ifndef SAMPLES
+#define SAMPLES 1
+#endif
 
 #ifndef SLOTS
 #error "define SLOTS (VT units per invocation)"
@@ -43,49 +53,88 @@ void main() {
   const uint C = params.channels, G = params.num_groups;
   const uint M = C / G;  // CPG; the manifest admits spatial 1 only
   const uint MV = M / VEC;
-  const uint ng = linear_workgroup_id();
-  if (ng >= params.batch * G) return;  // uniform in the workgroup
-  const uint g = ng % G;
-  const uint base = ng * MV;  // (n*C + g*CPG) / VEC: a group is contiguous
+  const uint rows = (params.batch + SAMPLES - 1u) / SAMPLES;  // of part[]
+  const uint wid = linear_workgroup_id();
+  if (wid >= rows * G) return;  // uniform in the workgroup
+  const uint r = wid / G, g = wid % G;
   const uint wbase = g * MV;
   const uint tid = gl_LocalInvocationID.x;
-  const float K = K_OF(x_v[base]);
-  VT d[SLOTS], dy[SLOTS], w[SLOTS];
+  VT w[SLOTS];
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     const uint i = k * WG_SIZE + tid;
-    d[k] = i < MV ? x_v[base + i] - K : VZERO;
-    dy[k] = i < MV ? dy_v[base + i] : VZERO;
     w[k] = i < MV ? w_v[wbase + i] : VZERO;
   }
-  VT sd = VZERO;
-  [[unroll]] for (uint k = 0; k < SLOTS; ++k) sd += d[k];
-  const float mean_t = wg_sum_d(hsum(sd)) / float(M);
-  VT se2 = VZERO;
+#if SAMPLES > 1
+  VT acc_a[SLOTS], acc_b[SLOTS];  // sum dy, sum rstd * dy * e over this workgroup's samples
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-    d[k] = k * WG_SIZE + tid < MV ? d[k] - mean_t : VZERO;  // e = d - m^ from here on
-    se2 = fma(d[k], d[k], se2);
+    acc_a[k] = VZERO;
+    acc_b[k] = VZERO;
   }
-  const float rstd = inversesqrt(wg_sum_e2(hsum(se2)) / float(M) + uintBitsToFloat(params.eps_bits));
-  // Per element (= per channel): A = dy, B = dy * e; the group's sum w * (A, B).
-  VT wa = VZERO, wb = VZERO;
+  // Three workgroup sums per sample, each with its own shared array: a sample's first one
+  // writes only after every invocation passed the previous sample's second barrier, so no
+  // barrier is needed between samples.
+  for (uint s = 0; s < SAMPLES; ++s) {
+    const uint n = r * SAMPLES + s;
+    if (n >= params.batch) break;  // uniform
+#else
+  {
+    const uint n = r;
+#endif
+    const uint base = (n * G + g) * MV;  // (n*C + g*CPG) / VEC: a group is contiguous
+    const float K = K_OF(x_v[base]);
+    VT d[SLOTS], dy[SLOTS];
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      const uint i = k * WG_SIZE + tid;
+      d[k] = i < MV ? x_v[base + i] - K : VZERO;
+      dy[k] = i < MV ? dy_v[base + i] : VZERO;
+    }
+    VT sd = VZERO;
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) sd += d[k];
+    const float mean_t = wg_sum_d(hsum(sd)) / float(M);
+    VT se2 = VZERO;
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      d[k] = k * WG_SIZE + tid < MV ? d[k] - mean_t : VZERO;  // e = d - m^ from here on
+      se2 = fma(d[k], d[k], se2);
+    }
+    const float rstd = inversesqrt(wg_sum_e2(hsum(se2)) / float(M) + uintBitsToFloat(params.eps_bits));
+    // Per element (= per channel): A = dy, B = dy * e; the group's sum w * (A, B).
+    VT wa = VZERO, wb = VZERO;
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      const uint i = k * WG_SIZE + tid;
+      if (i < MV) {
+        const VT b = dy[k] * d[k];
+        wa = fma(w[k], dy[k], wa);
+        wb = fma(w[k], b, wb);
+#if SAMPLES > 1
+        acc_a[k] += dy[k];
+        acc_b[k] += rstd * b;
+#elif VEC == 4
+        [[unroll]] for (uint j = 0; j < 4u; ++j) store_part(base * 4u + 4u * i + j, vec2(rstd * b[j], dy[k][j]));
+#else
+        store_part(base + i, vec2(rstd * b, dy[k]));
+#endif
+      }
+    }
+    const vec2 W = wg_sum_w(vec2(hsum(wa), hsum(wb)));
+    const float cA = W.x / float(M);
+    const float k2 = rstd * rstd * (W.y / float(M));
+    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+      const uint i = k * WG_SIZE + tid;
+      if (i < MV) dx_v[base + i] = rstd * (weighted(w[k], dy[k]) - (cA + k2 * d[k]));
+    }
+  }
+#if SAMPLES > 1
+  // Row r of part[] (row == channel's index in grad_weight where there is one row).
+  const uint row0 = r * C + g * M;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     const uint i = k * WG_SIZE + tid;
     if (i < MV) {
-      const VT b = dy[k] * d[k];
-      wa = fma(w[k], dy[k], wa);
-      wb = fma(w[k], b, wb);
 #if VEC == 4
-      [[unroll]] for (uint j = 0; j < 4u; ++j) store_part(base * 4u + 4u * i + j, vec2(rstd * b[j], dy[k][j]));
+      [[unroll]] for (uint j = 0; j < 4u; ++j) store_row(rows, row0 + 4u * i + j, vec2(acc_b[k][j], acc_a[k][j]));
 #else
-      store_part(base + i, vec2(rstd * b, dy[k]));
+      store_row(rows, row0 + i, vec2(acc_b[k], acc_a[k]));
 #endif
     }
   }
-  const vec2 W = wg_sum_w(vec2(hsum(wa), hsum(wb)));
-  const float cA = W.x / float(M);
-  const float k2 = rstd * rstd * (W.y / float(M));
-  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-    const uint i = k * WG_SIZE + tid;
-    if (i < MV) dx_v[base + i] = rstd * (weighted(w[k], dy[k]) - (cA + k2 * d[k]));
-  }
+#endif
 }

@@ -17,3 +17,15 @@ void store_part(uint row, vec2 v) {
     part[row] = v;
   }
 }
+
+// The same for a part[] of `rows` rows, each summing several samples (gn_flat.comp's SAMPLES):
+// row = r * C + c, and one row is grad_weight / grad_bias itself. Kept apart from store_part so
+// that the builds above compile to the SPIR-V they were timed with.
+void store_row(uint rows, uint row, vec2 v) {
+  if (rows == 1u) {
+    grad_weight[row] = v.x;
+    grad_bias[row] = v.y;
+  } else {
+    part[row] = v;
+  }
+}
