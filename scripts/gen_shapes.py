@@ -37,6 +37,8 @@ def main():
                     help="N*G in [LO, HI] (default: any)")
     args = ap.parse_args()
     lo, hi = args.elements
+    if not 1 <= args.min_cpg <= args.max_cpg:
+        ap.error(f"--min-cpg {args.min_cpg} --max-cpg {args.max_cpg}: need 1 <= MIN <= MAX")
     for name in ("batch", "channels", "spatial"):
         if not 1 <= getattr(args, name)[0] <= getattr(args, name)[1]:
             ap.error(f"--{name} {getattr(args, name)}: need 1 <= LO <= HI")
