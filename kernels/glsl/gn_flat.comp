@@ -15,6 +15,8 @@
 // Writes grad_input (3T) and the partials (rstd * dy*(x-mean), dy) per (n, c), summed over n
 // by gn_dwdb_split.comp (at batch 1 they are grad_weight / grad_bias: gn_part.glsl).
 //
+// W_LATE (not in a shipped build yet; for a GPU A/B): weights read where used instead of held.
+//
 // SAMPLES > 1: a workgroup takes samples n = r * SAMPLES ... r * SAMPLES + SAMPLES - 1 of its
 // group in turn; invocation t owns the same channels in each, so it sums their partials in
 // registers (in n order) and writes one row r of part[] per SAMPLES samples: the partials'
@@ -59,11 +61,16 @@ void main() {
   const uint r = wid / G, g = wid % G;
   const uint wbase = g * MV;
   const uint tid = gl_LocalInvocationID.x;
+#ifdef W_LATE  // the weights read where used (cached), not held: two arrays instead of three
+#define W_OF(k) w_v[wbase + (k) * WG_SIZE + tid]
+#else
   VT w[SLOTS];
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     const uint i = k * WG_SIZE + tid;
     w[k] = i < MV ? w_v[wbase + i] : VZERO;
   }
+#define W_OF(k) w[k]
+#endif
 #if SAMPLES > 1
   VT acc_a[SLOTS], acc_b[SLOTS];  // sum dy, sum rstd * dy * e over this workgroup's samples
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
@@ -103,8 +110,8 @@ void main() {
       const uint i = k * WG_SIZE + tid;
       if (i < MV) {
         const VT b = dy[k] * d[k];
-        wa = fma(w[k], dy[k], wa);
-        wb = fma(w[k], b, wb);
+        wa = fma(W_OF(k), dy[k], wa);
+        wb = fma(W_OF(k), b, wb);
 #if SAMPLES > 1
         acc_a[k] += dy[k];
         acc_b[k] += rstd * b;
@@ -120,7 +127,7 @@ void main() {
     const float k2 = rstd * rstd * (W.y / float(M));
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       const uint i = k * WG_SIZE + tid;
-      if (i < MV) dx_v[base + i] = rstd * (weighted(w[k], dy[k]) - (cA + k2 * d[k]));
+      if (i < MV) dx_v[base + i] = rstd * (weighted(W_OF(k), dy[k]) - (cA + k2 * d[k]));
     }
   }
 #if SAMPLES > 1
