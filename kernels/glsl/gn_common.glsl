@@ -18,10 +18,12 @@
 #define VZERO vec4(0.0)
 // Fixed pairing so the result does not depend on the compiler's choice of order.
 float hsum(vec4 v) { return (v.x + v.y) + (v.z + v.w); }
+#define K_OF(v) (v).x  // the first element of a VT (the shift K of a group starting there)
 #elif VEC == 1
 #define VT float
 #define VZERO 0.0
 float hsum(float v) { return v; }
+#define K_OF(v) (v)
 #else
 #error "VEC must be 1 or 4"
 #endif

@@ -45,12 +45,6 @@ DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_e2, float, 0.0)
 DEFINE_WG_SUM(wg_sum_w, vec2, vec2(0.0))
 
-#if VEC == 4
-#define K_OF(v) (v).x
-#else
-#define K_OF(v) (v)
-#endif
-
 void main() {
   const uint C = params.channels, G = params.num_groups;
   const uint M = C / G;  // CPG; the manifest admits spatial 1 only

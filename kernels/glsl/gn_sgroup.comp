@@ -84,10 +84,8 @@ shared VT s_e[NUM_SG * CAP];
 shared vec2 s_ab[WG_SIZE];  // per-lane pieces of channel sums
 #if VEC == 4
 #define ELEM(a, i) a[(i) >> 2u][(i) & 3u]
-#define K_OF(v) (v).x
 #else
 #define ELEM(a, i) a[i]
-#define K_OF(v) (v)
 #endif
 
 void main() {
