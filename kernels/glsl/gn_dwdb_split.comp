@@ -12,6 +12,10 @@
 // reproducible. The counters are zero-filled by the runtime and reset by the last workgroup.
 // SAMPLES_PER_ROW: the group stage already summed that many samples into each row of part[]
 // (gn_flat.comp), so there are ceil(N / SAMPLES_PER_ROW) rows.
+// REREAD (spatial 1 only): no per-(n, c) partials; part[] holds each (n, g)'s (K, m^) and
+// (rstd, 0) from gn_flat.comp, and a row's (rstd * dy * e, dy) is formed here from x and
+// grad_out, with e = (x - K) - m^ as the group stage formed it. The partials at spatial 1 are
+// as large as x and grad_out: writing then reading them moved 4T, reading x and dy again 2T.
 #define PARAMS_BINDING 5
 #include "gn_common.glsl"
 
@@ -28,6 +32,20 @@ layout(std430, set = 0, binding = 1) coherent restrict buffer Part2Buf { vec2 pa
 layout(std430, set = 0, binding = 2) coherent restrict buffer CountBuf { uint counter[]; };  // [ceil(C/CB)]
 layout(std430, set = 0, binding = 3) writeonly restrict buffer GwBuf { float grad_weight[]; };
 layout(std430, set = 0, binding = 4) writeonly restrict buffer GbBuf { float grad_bias[]; };
+#ifdef REREAD
+layout(std430, set = 0, binding = 6) readonly restrict buffer DyBuf { float dy_s[]; };
+layout(std430, set = 0, binding = 7) readonly restrict buffer XBuf { float x_s[]; };
+
+// (rstd * dy * e, dy) of element (n, c) of group g (see REREAD above).
+vec2 reread(uint n, uint c, uint g, uint C, uint G) {
+  const uint s = n * G + g;
+  const vec2 km = part[2u * s];
+  const float rstd = part[2u * s + 1u].x;
+  const float dy = dy_s[n * C + c];
+  const float e = (x_s[n * C + c] - km.x) - km.y;
+  return vec2(rstd * (dy * e), dy);
+}
+#endif
 
 #ifndef BATCH
 #define BATCH 8u
@@ -35,17 +53,17 @@ layout(std430, set = 0, binding = 4) writeonly restrict buffer GbBuf { float gra
 shared bool s_last;
 shared vec2 s_lane[ROW_LANES][CB];
 
-// Sum of lane r's rows n = N0 + r, N0 + r + LANES, ... < N1 of BUF (row stride C_). LANES is
+// Sum of lane r's rows n = N0 + r, N0 + r + LANES, ... < N1, row n's value AT(n). LANES is
 // ROW_LANES, or 1 where the rows fit one batch (no lanes to merge: no shared memory, no
 // barrier; run 31 measured the row lanes 1-4 % slower than one invocation at N = 2).
-#define LANE_SUM(BUF, N0, N1, LANES, C_, c, r, OUT)                                             \
+#define LANE_SUM(AT, N0, N1, LANES, r, OUT)                                                     \
   {                                                                                             \
     OUT = vec2(0.0);                                                                            \
     for (uint n = (N0) + (r); n < (N1); n += BATCH * (LANES)) {                                 \
       vec2 v[BATCH]; /* loads in flight together, summed in n order */                          \
       [[unroll]] for (uint k = 0; k < BATCH; ++k) {                                             \
         const uint m = n + k * (LANES);                                                         \
-        v[k] = m < (N1) ? BUF[m * (C_) + (c)] : vec2(0.0);                                      \
+        v[k] = m < (N1) ? AT(m) : vec2(0.0);                                                    \
       }                                                                                         \
       [[unroll]] for (uint k = 0; k < BATCH; ++k) OUT += v[k];                                  \
     }                                                                                           \
@@ -77,7 +95,13 @@ void main() {
   const uint n0 = chunk * NB, n1 = min(N, n0 + NB);
   const uint lanes = lanes_for(n1 - n0);  // uniform
   vec2 acc = vec2(0.0);
-  if (c < C && r < lanes) LANE_SUM(part, n0, n1, lanes, C, c, r, acc);
+  #ifdef REREAD
+  const uint G = params.num_groups, g = c / (C / G);
+#define ROW_AT(m) reread(m, c, g, C, G)
+#else
+#define ROW_AT(m) part[(m) * C + c]
+#endif
+  if (c < C && r < lanes) LANE_SUM(ROW_AT, n0, n1, lanes, r, acc);
   acc = lanes_total(acc, lanes, cl, r);
   if (NCH == 1u) {  // uniform: one chunk is the whole sum
     if (c < C && r == 0u) {
@@ -99,7 +123,8 @@ void main() {
   if (!s_last) return;  // uniform across the workgroup
   const uint chunk_lanes = lanes_for(NCH);
   vec2 tot = vec2(0.0);
-  if (c < C && r < chunk_lanes) LANE_SUM(part2, 0u, NCH, chunk_lanes, C, c, r, tot);
+#define CHUNK_AT(m) part2[(m) * C + c]
+  if (c < C && r < chunk_lanes) LANE_SUM(CHUNK_AT, 0u, NCH, chunk_lanes, r, tot);
   barrier();  // s_lane is reused
   tot = lanes_total(tot, chunk_lanes, cl, r);
   if (c < C && r == 0u) {

@@ -15,7 +15,11 @@
 // Writes grad_input (3T) and the partials (rstd * dy*(x-mean), dy) per (n, c), summed over n
 // by gn_dwdb_split.comp (at batch 1 they are grad_weight / grad_bias: gn_part.glsl).
 //
-// W_LATE (not in a shipped build yet; for a GPU A/B): weights read where used instead of held.
+// W_LATE: weights read where used (from the cache) instead of held in a third register array.
+//
+// REREAD (one sample per workgroup): no partials; where N > 1 invocation 0 writes the group's
+// (K, m^) and (rstd, 0) to part[2 (n G + g)] and gn_dwdb_split.comp (REREAD) forms the
+// products from x and grad_out again: 2T of reads instead of 2T written and 2T read.
 //
 // SAMPLES > 1: a workgroup takes samples n = r * SAMPLES ... r * SAMPLES + SAMPLES - 1 of its
 // group in turn; invocation t owns the same channels in each, so it sums their partials in
@@ -28,6 +32,10 @@
 
 #ifndef SAMPLES
 #define SAMPLES 1
+#endif
+
+#if SAMPLES > 1 && defined(REREAD)
+#error "REREAD takes one sample per workgroup"
 #endif
 
 #ifndef SLOTS
@@ -98,6 +106,13 @@ void main() {
       se2 = fma(d[k], d[k], se2);
     }
     const float rstd = inversesqrt(wg_sum_e2(hsum(se2)) / float(M) + uintBitsToFloat(params.eps_bits));
+#ifdef REREAD
+    if (tid == 0u && params.batch > 1u) {
+      const uint st = 2u * (n * G + g);
+      part[st] = vec2(K, mean_t);
+      part[st + 1u] = vec2(rstd, 0.0);
+    }
+#endif
     // Per element (= per channel): A = dy, B = dy * e; the group's sum w * (A, B).
     VT wa = VZERO, wb = VZERO;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
@@ -109,6 +124,14 @@ void main() {
 #if SAMPLES > 1
         acc_a[k] += dy[k];
         acc_b[k] += rstd * b;
+#elif defined(REREAD)
+        if (params.batch == 1u) {  // the products are grad_weight / grad_bias (c = g * M + i)
+#if VEC == 4
+          [[unroll]] for (uint j = 0; j < 4u; ++j) store_row(1u, base * 4u + 4u * i + j, vec2(rstd * b[j], dy[k][j]));
+#else
+          store_row(1u, base + i, vec2(rstd * b, dy[k]));
+#endif
+        }
 #elif VEC == 4
         [[unroll]] for (uint j = 0; j < 4u; ++j) store_part(base * 4u + 4u * i + j, vec2(rstd * b[j], dy[k][j]));
 #else
