@@ -313,40 +313,78 @@ TEST(FusedRpTeams, GeneratedShapesInsideEveryBuildsWhenPass) {
 }
 
 // gn_flat (flattened features: spatial 1, groups of 65-16384 channels, one workgroup per
-// (n, g) or per 4 samples of a group): every build on shapes drawn inside its `when`, batch 1-11
-// (one row of partials or several, the dwdb stage off or on), any CPG alignment for the scalar
-// builds.
+// (n, g) or per 4 or 8 samples of a group, partials or REREAD): every build on shapes drawn
+// inside its `when`, batch 1-11 (one row of partials or several, the dwdb stage off or on), any
+// CPG alignment for the scalar builds.
 TEST(FlatFamily, GeneratedFlatShapesInsideEveryBuildsWhenPass) {
   testing::ShapeRange flat;
   flat.batch_hi = 11;
   flat.hw_max = 1;
   flat.cpg_max = 16384;
   flat.groups_max = 3;
-  expect_builds_pass_inside_their_when("gn_flat", 20, "flat", flat);
+  expect_builds_pass_inside_their_when("gn_flat", 30, "flat", flat);
 }
 
-// The 4-sample builds where the batch is not a multiple of 4 and over 4 (several rows of
-// partials, the last block short, the dwdb stage on): one random shape per band, every _s4
-// build must run and pass.
-TEST(FlatFamily, FourSampleBuildsWithAShortLastBlockPass) {
-  std::mt19937 rng(std::random_device{}());
+// The shipped gn_flat builds whose names end in `suffix`.
+std::vector<std::string> flat_builds(const std::string& suffix) {
+  std::vector<std::string> builds;
+  for (const auto& v : load_manifests({std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels"}))
+    if (v.name.rfind("gn_flat", 0) == 0 && v.name.size() > suffix.size() &&
+        v.name.compare(v.name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      builds.push_back(v.name);
+  return builds;
+}
+
+// One random spatial-1 shape per band of groups (any CPG, and one the vec4 builds take) with
+// the batch drawn by `batch`.
+template <typename Batch>
+json flat_band_shapes(std::mt19937& rng, const std::string& tag, Batch batch) {
   json problems = json::array();
   const uint32_t bands[][2] = {{64, 256}, {256, 1024}, {1024, 4096}, {4096, 8192}, {8192, 16384}};
   for (const auto& band : bands)
-    for (const uint32_t step : {1u, 4u}) {  // any CPG, and one the vec4 builds take
+    for (const uint32_t step : {1u, 4u}) {
       const uint32_t m = draw(rng, band[0] / step + 1, band[1] / step) * step;
-      uint32_t n = draw(rng, 5, 11);
-      if (n % 4 == 0) ++n;
-      problems.push_back(generated_problem(rng, "s4_" + std::to_string(problems.size()), n, m, 1,
-                                           draw(rng, 1, 2)));
+      problems.push_back(generated_problem(rng, tag + std::to_string(problems.size()), batch(),
+                                           m, 1, draw(rng, 1, 2)));
     }
-  std::vector<std::string> builds;
-  for (const auto& v : load_manifests({std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels"}))
-    if (v.name.rfind("gn_flat", 0) == 0 && v.name.size() > 3 &&
-        v.name.compare(v.name.size() - 3, 3, "_s4") == 0)
-      builds.push_back(v.name);
-  ASSERT_EQ(builds.size(), 10u);
-  expect_every_build_passes(problems, "gn_flat*_s4", builds, "flat_s4");
+  return problems;
+}
+
+// The 4- and 8-sample builds where the batch is not a multiple of their samples and over
+// them (several rows of partials, the last block short, the dwdb stage on): every one must run
+// and pass.
+TEST(FlatFamily, MultiSampleBuildsWithAShortLastBlockPass) {
+  std::mt19937 rng(std::random_device{}());
+  for (const uint32_t s : {4u, 8u}) {
+    const json problems = flat_band_shapes(rng, "s" + std::to_string(s) + "_", [&] {
+      uint32_t n = draw(rng, s + 1, 3 * s - 1);
+      return n % s == 0 ? n + 1 : n;
+    });
+    const std::string suffix = "_s" + std::to_string(s);
+    const std::vector<std::string> builds = flat_builds(suffix);
+    ASSERT_EQ(builds.size(), s == 4 ? 10u : 4u);
+    expect_every_build_passes(problems, "gn_flat*" + suffix, builds, "flat" + suffix);
+  }
+}
+
+// The REREAD builds (no partials: the dwdb stage forms the products from x, grad_out and
+// each (n, g)'s statistics) past 256 samples, where the dwdb stage splits the rows into
+// chunks that the last one merges: every one must run and pass, on the hard distributions
+// (large_mean: the shift K of the group stage must be the dwdb stage's too).
+TEST(FlatFamily, RereadBuildsWithChunkedSamplesPass) {
+  std::mt19937 rng(std::random_device{}());
+  const json problems = flat_band_shapes(rng, "rr_", [&] { return draw(rng, 257, 400); });
+  const std::vector<std::string> builds = flat_builds("_rr");
+  ASSERT_EQ(builds.size(), 6u);
+  json big = json::array();  // the bands the REREAD builds take (over 4096 channels), G = 1
+  for (auto p : problems) {
+    const uint32_t m = p["channels"].get<uint32_t>() / p["groups"].get<uint32_t>();
+    if (m <= 4096) continue;
+    p["channels"] = m;
+    p["groups"] = 1;
+    big.push_back(p);
+  }
+  expect_every_build_passes(big, "gn_flat*_rr", builds, "flat_rr");
 }
 
 // gn_fused_rp2* and gn_fused_rp2s*: gn_fused_rp's partials, then one dispatch whose blocks
