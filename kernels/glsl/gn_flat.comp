@@ -15,7 +15,8 @@
 // Writes grad_input (3T) and the partials (rstd * dy*(x-mean), dy) per (n, c), summed over n
 // by gn_dwdb_split.comp (at batch 1 they are grad_weight / grad_bias: gn_part.glsl).
 //
-// W_LATE: weights read where used (from the cache) instead of held in a third register array.
+// W_LATE: weights read where used (from the cache) instead of held in a third register array;
+// for the builds whose three arrays overflow the registers (a 1024-invocation stage gets 64).
 //
 // REREAD (one sample per workgroup): no partials; where N > 1 invocation 0 writes the group's
 // (K, m^) and (rstd, 0) to part[2 (n G + g)] and gn_dwdb_split.comp (REREAD) forms the
