@@ -335,18 +335,21 @@ std::vector<std::string> flat_builds(const std::string& suffix) {
   return builds;
 }
 
-// One random spatial-1 shape per band of groups (the narrowest bands of the builds; any CPG,
-// and one the vec4 builds take) with the batch drawn by `batch`.
+// One random spatial-1 shape per band of groups of more than `above` channels (the narrowest
+// bands of the builds; any CPG, and one the vec4 builds take), 1 to `max_groups` groups, with
+// the batch drawn by `batch`.
 template <typename Batch>
-json flat_band_shapes(std::mt19937& rng, const std::string& tag, Batch batch) {
+json flat_band_shapes(std::mt19937& rng, const std::string& tag, Batch batch, uint32_t above = 0,
+                      uint32_t max_groups = 2) {
   json problems = json::array();
   const uint32_t bands[][2] = {{64, 256},    {256, 512},   {512, 1024},  {1024, 2048},
                                {2048, 4096}, {4096, 8192}, {8192, 16384}};
   for (const auto& band : bands)
     for (const uint32_t step : {1u, 4u}) {
+      if (band[0] < above) continue;
       const uint32_t m = draw(rng, band[0] / step + 1, band[1] / step) * step;
       problems.push_back(generated_problem(rng, tag + std::to_string(problems.size()), batch(), m,
-                                           1, draw(rng, 1, 2)));
+                                           1, draw(rng, 1, max_groups)));
     }
   return problems;
 }
@@ -374,18 +377,12 @@ TEST(FlatFamily, MultiSampleBuildsWithAShortLastBlockPass) {
 // (large_mean: the shift K of the group stage must be the dwdb stage's too).
 TEST(FlatFamily, RereadBuildsWithChunkedSamplesPass) {
   std::mt19937 rng(std::random_device{}());
-  const json problems = flat_band_shapes(rng, "rr_", [&] { return draw(rng, 257, 400); });
+  // The bands the REREAD builds take (over 4096 channels), one group: tensors of at most 26 MB.
+  const json problems = flat_band_shapes(
+      rng, "rr_", [&] { return draw(rng, 257, 400); }, 4096, 1);
   const std::vector<std::string> builds = flat_builds("_rr");
   ASSERT_EQ(builds.size(), 6u);
-  json big = json::array();  // the bands the REREAD builds take (over 4096 channels), G = 1
-  for (auto p : problems) {
-    const uint32_t m = p["channels"].get<uint32_t>() / p["groups"].get<uint32_t>();
-    if (m <= 4096) continue;
-    p["channels"] = m;
-    p["groups"] = 1;
-    big.push_back(p);
-  }
-  expect_every_build_passes(big, "gn_flat*_rr", builds, "flat_rr");
+  expect_every_build_passes(problems, "gn_flat*_rr", builds, "flat_rr");
 }
 
 // gn_fused_rp2* and gn_fused_rp2s*: gn_fused_rp's partials, then one dispatch whose blocks

@@ -80,7 +80,8 @@ TEST(StageWhen, FalseStageIsNotDispatchedTrueStageRuns) {
 
 // Every shipped build with a stage `when`, on a shape drawn inside its own `when` at batch 1
 // (the stage off: the first stage's own grad_weight / grad_bias must verify) and at batch 2-9
-// (the stage on, or off where its `when` says so, as for gn_flat's _s4 builds up to batch 4).
+// (the stage on, or off where its `when` says so, as for gn_flat's _s4 / _s8 builds up to
+// batch 4 / 8).
 // Log-uniform CPG and HW of any alignment.
 TEST(StageWhen, ShippedBuildsPassWithTheirStageOffAndOn) {
   ContextOptions options;
@@ -95,8 +96,8 @@ TEST(StageWhen, ShippedBuildsPassWithTheirStageOffAndOn) {
     if (staged == v.stages.size()) continue;
     ++builds;
     const CompiledVariant compiled = compile_variant(ctx, v);
-    // gn_flat's groups are 65-16384 channels of spatial 1; its _s4 builds run the stage
-    // only past batch 4.
+    // gn_flat's groups are 65-16384 channels of spatial 1; its _s4 / _s8 builds run the
+    // stage only past batch 4 / 8.
     const bool flat = v.name.rfind("gn_flat", 0) == 0;
     for (uint32_t batch : {1u, 2u + static_cast<uint32_t>(rng() % 8)}) {
       const testing::ShapeRange range{.batch_lo = batch,

@@ -95,7 +95,7 @@ void main() {
   const uint n0 = chunk * NB, n1 = min(N, n0 + NB);
   const uint lanes = lanes_for(n1 - n0);  // uniform
   vec2 acc = vec2(0.0);
-  #ifdef REREAD
+#ifdef REREAD
   const uint G = params.num_groups, g = c / (C / G);
 #define ROW_AT(m) reread(m, c, g, C, G)
 #else

@@ -1,6 +1,7 @@
 """scripts/gen_shapes.py: on random seeds and ranges, every shape lies inside the requested
-batch, element, channel, spatial and channels-per-group ranges with a valid group count, the same seed gives the same file, and a
-range no shape can meet is a usage error (exit 2), not an endless draw."""
+batch, element, channel, spatial and channels-per-group ranges with a valid group count, the
+same seed gives the same file, and a range no shape can meet is a usage error (exit 2), not an
+endless draw."""
 
 import json
 import os
