@@ -169,10 +169,22 @@ TEST(Conditioning, ChannelSumsAreJudgedAgainstTheirTerms) {
         ref.grad_weight.matrix().norm();
     if (self_relative > Tolerances{}.grad_weight.l2_rel) ++self_relative_fails;
 
-    GpuOutputs wrong = gpu;  // sample 0's share of every channel left out
-    for (Eigen::Index ch = 0; ch < n_c; ++ch)
-      for (Eigen::Index j = 0; j < hw; ++j)
-        wrong.grad_weight(ch) -= float(dy(ch * hw + j) * xhat(ch * hw + j));
+    // One sample's share of every channel left out: the sample whose share is largest, since
+    // a fixed sample's share can itself fall below the tolerance (seed 3023661821: sample 0 of
+    // 8x1x83/1 passed).
+    GpuOutputs wrong = gpu;
+    for (Eigen::Index ch = 0; ch < n_c; ++ch) {
+      double largest = 0;
+      for (uint32_t n = 0; n < c.shape.batch; ++n) {
+        double share = 0;
+        for (Eigen::Index j = 0; j < hw; ++j) {
+          const Eigen::Index k = (n * n_c + ch) * hw + j;
+          share += dy(k) * xhat(k);
+        }
+        if (std::abs(share) > std::abs(largest)) largest = share;
+      }
+      wrong.grad_weight(ch) -= float(largest);
+    }
     EXPECT_FALSE(verify(c.shape, wrong, ref, Tolerances{}).pass) << shape_label(c.shape);
   }
   EXPECT_GT(self_relative_fails, 50);
