@@ -27,9 +27,6 @@
 // registers (in n order) and writes one row r of part[] per SAMPLES samples: the partials'
 // traffic (as large as x and grad_out themselves at spatial 1) shrinks by SAMPLES, and where
 // N <= SAMPLES the rows are grad_weight / grad_bias and the dwdb stage is not run.
-// PREFETCH (SAMPLES > 1): the next sample's x and grad_out are loaded before this sample's
-// statistics, into a second pair of register arrays, so their latency overlaps its
-// reductions and stores instead of following them; the arithmetic is unchanged.
 #define PARAMS_BINDING 7
 #include "gn_common.glsl"
 #include "gn_part.glsl"
@@ -40,9 +37,6 @@
 
 #if SAMPLES > 1 && defined(REREAD)
 #error "REREAD takes one sample per workgroup"
-#endif
-#if SAMPLES == 1 && defined(PREFETCH)
-#error "PREFETCH needs SAMPLES > 1"
 #endif
 
 #ifndef SLOTS
@@ -89,19 +83,6 @@ void main() {
   // Three workgroup sums per sample, each with its own shared array: a sample's first one
   // writes only after every invocation passed the previous sample's second barrier, so no
   // barrier is needed between samples.
-#ifdef PREFETCH
-  VT nx[SLOTS], ndy[SLOTS];  // the next sample's x and grad_out, loaded ahead
-  float nK;                  // and its K
-  {
-    const uint nbase = (r * SAMPLES * G + g) * MV;  // the first sample exists (wid < rows * G)
-    nK = K_OF(x_v[nbase]);
-    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      const uint i = k * WG_SIZE + tid;
-      nx[k] = i < MV ? x_v[nbase + i] : VZERO;
-      ndy[k] = i < MV ? dy_v[nbase + i] : VZERO;
-    }
-  }
-#endif
   for (uint s = 0; s < SAMPLES; ++s) {
     const uint n = r * SAMPLES + s;
     if (n >= params.batch) break;  // uniform
@@ -110,24 +91,6 @@ void main() {
     const uint n = r;
 #endif
     const uint base = (n * G + g) * MV;  // (n*C + g*CPG) / VEC: a group is contiguous
-#ifdef PREFETCH
-    const float K = nK;
-    VT d[SLOTS], dy[SLOTS];
-    [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      const uint i = k * WG_SIZE + tid;
-      d[k] = i < MV ? nx[k] - K : VZERO;
-      dy[k] = ndy[k];
-    }
-    if (s + 1u < SAMPLES && n + 1u < params.batch) {  // uniform: sample n + 1's loads now
-      const uint nbase = base + G * MV;
-      nK = K_OF(x_v[nbase]);
-      [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-        const uint i = k * WG_SIZE + tid;
-        nx[k] = i < MV ? x_v[nbase + i] : VZERO;
-        ndy[k] = i < MV ? dy_v[nbase + i] : VZERO;
-      }
-    }
-#else
     const float K = K_OF(x_v[base]);
     VT d[SLOTS], dy[SLOTS];
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
@@ -135,7 +98,6 @@ void main() {
       d[k] = i < MV ? x_v[base + i] - K : VZERO;
       dy[k] = i < MV ? dy_v[base + i] : VZERO;
     }
-#endif
     VT sd = VZERO;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) sd += d[k];
     const float mean_t = wg_sum_d(hsum(sd)) / float(M);
