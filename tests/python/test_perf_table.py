@@ -31,7 +31,8 @@ def entry(name, variant, verdict, mb, hot_us, cold_us, actual_bytes):
 
 def generate(rng, n_shapes, cold=True):
     """A results file, an anchor file and what the targets should find in them."""
-    benchmarks, rows, truth = [], [], {"slower": set(), "low": set(), "hot": [], "cold": []}
+    benchmarks, rows = [], []
+    truth = {"slower": set(), "low": set(), "low_required": set(), "hot": [], "cold": []}
     for i in range(n_shapes):
         name = f"s{i}"
         mb = math.exp(rng.uniform(math.log(1), math.log(200)))
@@ -63,8 +64,11 @@ def generate(rng, n_shapes, cold=True):
         if best_hot[0] > bwd:
             truth["slower"].add(name)
         pct = 100 * best_hot[1] / (best_hot[0] * 1e3) / COPY_GBPS
+        pct_required = 100 * 3 * mb * 1e6 / (best_hot[0] * 1e3) / COPY_GBPS
         if mb >= 40 and pct < 85:
             truth["low"].add(name)
+        if mb >= 40 and pct_required < 85:
+            truth["low_required"].add(name)
     results = {"benchmarks": benchmarks, "context": {"gnbench": {"copy_bandwidth": {"gbps": COPY_GBPS}}}}
     anchor = {"copy_GBps": COPY_GBPS, "rows": rows}
     return results, anchor, truth
@@ -100,16 +104,18 @@ class Targets(unittest.TestCase):
             cold = trial % 5 != 0
             results, anchor, truth = generate(rng, rng.randint(1, 25), cold)
             min_hot = rng.choice([0.5, 1.0, 1.5])
+            basis = rng.choice(["actual", "required", None])  # None: the default, actual
+            low = truth["low_required" if basis == "required" else "low"]
             with tempfile.TemporaryDirectory() as tmp:
                 code, out = run(tmp, results, anchor, "--targets", "--min-hot", str(min_hot),
-                                "--min-cold", "0.9")
-            msg = f"seed {seed} trial {trial}\n{out}"
+                                "--min-cold", "0.9", *(["--copy-basis", basis] if basis else []))
+            msg = f"seed {seed} trial {trial} basis {basis}\n{out}"
             self.assertEqual(listed(out, "at or under PyTorch bwd (hot)"), truth["slower"], msg)
-            self.assertEqual(listed(out, "MB and more"), truth["low"], msg)
+            self.assertEqual(listed(out, "MB and more"), low, msg)
             self.assertEqual(listed(out, "has a passing variant"), truth.get("missing", set()), msg)
             hot = math.exp(sum(map(math.log, truth["hot"])) / len(truth["hot"])) if truth["hot"] else float("nan")
             cold_ok = bool(truth["cold"]) and math.exp(sum(map(math.log, truth["cold"])) / len(truth["cold"])) >= 0.9
-            met = (not truth["slower"] and not truth["low"] and not truth.get("missing")
+            met = (not truth["slower"] and not low and not truth.get("missing")
                    and hot >= min_hot and cold_ok)
             self.assertEqual(code, 0 if met else 1, msg)
             (self.assertNotIn if met else self.assertIn)("- NOT met", out, msg)
