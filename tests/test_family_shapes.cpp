@@ -322,7 +322,7 @@ TEST(FlatFamily, GeneratedFlatShapesInsideEveryBuildsWhenPass) {
   flat.hw_max = 1;
   flat.cpg_max = 16384;
   flat.groups_max = 3;
-  expect_builds_pass_inside_their_when("gn_flat", 48, "flat", flat);
+  expect_builds_pass_inside_their_when("gn_flat", 49, "flat", flat);
 }
 
 // The shipped gn_flat builds whose names end in `suffix`.
