@@ -24,6 +24,11 @@ import sys
 from gnresults import read, verified_entries
 
 
+def pct_of_copy(nbytes, us, copy_gbps):
+    """nbytes moved in us microseconds as a % of the copy bandwidth (0 where either is unknown)."""
+    return 100 * nbytes / (us * 1e3) / copy_gbps if nbytes and copy_gbps else 0
+
+
 def best_entries(results, exclude):
     """(problem, mode) -> the fastest verified entry: us, variant, % copy, tensor MB."""
     copy_gbps = results["context"]["gnbench"]["copy_bandwidth"].get("gbps", 0)
@@ -37,10 +42,10 @@ def best_entries(results, exclude):
             us = g[mode]["ns"]["median"] / 1e3
             key = (g["problem"]["name"], mode)
             if key not in best or us < best[key]["us"]:
-                actual = g.get("actual_bytes", 0)
-                pct = lambda b: 100 * b / (us * 1e3) / copy_gbps if b and copy_gbps else 0  # noqa: E731
-                best[key] = {"us": us, "variant": g["variant"], "pct": pct(actual),
-                             "pct_required": pct(g["required_bytes"]), "mb": g["required_bytes"] / 3 / 1e6}
+                required = g["required_bytes"]
+                best[key] = {"us": us, "variant": g["variant"],
+                             "pct": pct_of_copy(g.get("actual_bytes", 0), us, copy_gbps),
+                             "pct_required": pct_of_copy(required, us, copy_gbps), "mb": required / 3 / 1e6}
     return best, copy_gbps
 
 
