@@ -16,6 +16,9 @@
 // (rstd, 0) from gn_flat.comp, and a row's (rstd * dy * e, dy) is formed here from x and
 // grad_out, with e = (x - K) - m^ as the group stage formed it. The partials at spatial 1 are
 // as large as x and grad_out: writing then reading them moved 4T, reading x and dy again 2T.
+// APPLY (spatial 1, with REREAD): part[] holds gn_flat.comp's STATS_ONLY records (K, m^),
+// (rstd, cA), (k2, 0) per (n, g), and each row read here also yields that element's
+// grad_input, so one read of x and grad_out serves grad_input and grad_weight / grad_bias.
 #define PARAMS_BINDING 5
 #include "gn_common.glsl"
 
@@ -35,6 +38,22 @@ layout(std430, set = 0, binding = 4) writeonly restrict buffer GbBuf { float gra
 #ifdef REREAD
 layout(std430, set = 0, binding = 6) readonly restrict buffer DyBuf { float dy_s[]; };
 layout(std430, set = 0, binding = 7) readonly restrict buffer XBuf { float x_s[]; };
+#ifdef APPLY
+layout(std430, set = 0, binding = 8) readonly restrict buffer WBuf { float w_s[]; };
+layout(std430, set = 0, binding = 9) writeonly restrict buffer DxBuf { float dx_s[]; };
+
+// Element (n, c) of group g: grad_input written as gn_flat.comp forms it, and its
+// (rstd * dy * e, dy) returned (see APPLY above). w is channel c's weight.
+vec2 apply_row(uint n, uint c, uint g, uint C, uint G, float w) {
+  const uint s = 4u * (n * G + g);
+  const vec2 km = part[s], rc = part[s + 1u];
+  const float k2 = part[s + 2u].x;
+  const float dy = dy_s[n * C + c];
+  const float e = (x_s[n * C + c] - km.x) - km.y;
+  dx_s[n * C + c] = rc.x * (weighted(w, dy) - (rc.y + k2 * e));
+  return vec2(rc.x * (dy * e), dy);
+}
+#else
 
 // (rstd * dy * e, dy) of element (n, c) of group g (see REREAD above).
 vec2 reread(uint n, uint c, uint g, uint C, uint G) {
@@ -45,6 +64,7 @@ vec2 reread(uint n, uint c, uint g, uint C, uint G) {
   const float e = (x_s[n * C + c] - km.x) - km.y;
   return vec2(rstd * (dy * e), dy);
 }
+#endif
 #endif
 
 #ifndef BATCH
@@ -95,7 +115,11 @@ void main() {
   const uint n0 = chunk * NB, n1 = min(N, n0 + NB);
   const uint lanes = lanes_for(n1 - n0);  // uniform
   vec2 acc = vec2(0.0);
-#ifdef REREAD
+#if defined(APPLY)
+  const uint G = params.num_groups, g = c / (C / G);
+  const float w_c = c < C ? w_s[c] : 0.0;
+#define ROW_AT(m) apply_row(m, c, g, C, G, w_c)
+#elif defined(REREAD)
   const uint G = params.num_groups, g = c / (C / G);
 #define ROW_AT(m) reread(m, c, g, C, G)
 #else

@@ -22,6 +22,11 @@
 // (K, m^) and (rstd, 0) to part[2 (n G + g)] and gn_dwdb_split.comp (REREAD) forms the
 // products from x and grad_out again: 2T of reads instead of 2T written and 2T read.
 //
+// STATS_ONLY (one sample per workgroup): the statistics alone; invocation 0 writes the (n, g)
+// record (K, m^), (rstd, cA), (k2, 0) to part[4 (n G + g) ...] and gn_dwdb_split.comp (APPLY)
+// writes grad_input and sums the products over n in one read of x and grad_out. Nothing is
+// stored per element here, so a workgroup is done when its three sums are.
+//
 // SAMPLES > 1: a workgroup takes samples n = r * SAMPLES ... r * SAMPLES + SAMPLES - 1 of its
 // group in turn; invocation t owns the same channels in each, so it sums their partials in
 // registers (in n order) and writes one row r of part[] per SAMPLES samples: the partials'
@@ -37,6 +42,9 @@
 
 #if SAMPLES > 1 && defined(REREAD)
 #error "REREAD takes one sample per workgroup"
+#endif
+#if defined(STATS_ONLY) && (SAMPLES > 1 || defined(REREAD))
+#error "STATS_ONLY takes one sample per workgroup and no REREAD"
 #endif
 
 #ifndef SLOTS
@@ -122,7 +130,8 @@ void main() {
         const VT b = dy[k] * d[k];
         wa = fma(W_OF(k), dy[k], wa);
         wb = fma(W_OF(k), b, wb);
-#if SAMPLES > 1
+#if defined(STATS_ONLY)
+#elif SAMPLES > 1
         acc_a[k] += dy[k];
         acc_b[k] += rstd * b;
 #elif defined(REREAD)
@@ -143,10 +152,19 @@ void main() {
     const vec2 W = wg_sum_w(vec2(hsum(wa), hsum(wb)));
     const float cA = W.x / float(M);
     const float k2 = rstd * rstd * (W.y / float(M));
+#ifdef STATS_ONLY
+    if (tid == 0u) {
+      const uint st = 4u * (n * G + g);
+      part[st] = vec2(K, mean_t);
+      part[st + 1u] = vec2(rstd, cA);
+      part[st + 2u] = vec2(k2, 0.0);
+    }
+#else
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       const uint i = k * WG_SIZE + tid;
       if (i < MV) dx_v[base + i] = rstd * (weighted(W_OF(k), dy[k]) - (cA + k2 * d[k]));
     }
+#endif
   }
 #if SAMPLES > 1
   // Row r of part[] (row == channel's index in grad_weight where there is one row).
