@@ -26,6 +26,9 @@
 #define ROW_LANES 1
 #endif
 #define CB (WG_SIZE / ROW_LANES)
+#ifndef BATCH
+#define BATCH 8u
+#endif
 #if (WG_SIZE % ROW_LANES) != 0
 #error "WG_SIZE must be a multiple of ROW_LANES"
 #endif
@@ -42,16 +45,45 @@ layout(std430, set = 0, binding = 7) readonly restrict buffer XBuf { float x_s[]
 layout(std430, set = 0, binding = 8) readonly restrict buffer WBuf { float w_s[]; };
 layout(std430, set = 0, binding = 9) writeonly restrict buffer DxBuf { float dx_s[]; };
 
-// Element (n, c) of group g: grad_input written as gn_flat.comp forms it, and its
-// (rstd * dy * e, dy) returned (see APPLY above). w is channel c's weight.
-vec2 apply_row(uint n, uint c, uint g, uint C, uint G, float w) {
-  const uint s = 4u * (n * G + g);
-  const vec2 km = part[s], rc = part[s + 1u];
-  const float k2 = part[s + 2u].x;
-  const float dy = dy_s[n * C + c];
-  const float e = (x_s[n * C + c] - km.x) - km.y;
-  dx_s[n * C + c] = rc.x * (weighted(w, dy) - (rc.y + k2 * e));
-  return vec2(rc.x * (dy * e), dy);
+// A chunk's records, for the (at most two: M > CB) groups its channel block touches; a row's
+// x and grad_out are loaded BATCH at a time before any of them is used, so that no grad_input
+// store sits between two loads (the driver does not move loads above stores).
+#define APPLY_ROWS 256
+shared vec4 s_rec[2][APPLY_ROWS];  // (K, m^, rstd, cA)
+shared float s_k2[2][APPLY_ROWS];
+
+void load_records(uint n0, uint n1, uint g0, uint G) {
+  const uint rows = n1 - n0;
+  for (uint i = gl_LocalInvocationID.x; i < 2u * rows; i += WG_SIZE) {
+    const uint gi = i / rows, row = i % rows, g = min(g0 + gi, G - 1u);
+    const uint st = 4u * ((n0 + row) * G + g);
+    s_rec[gi][row] = vec4(part[st], part[st + 1u]);
+    s_k2[gi][row] = part[st + 2u].x;
+  }
+  barrier();
+}
+
+// Sum over lane r's rows of (rstd * dy * e, dy), writing each row's grad_input on the way.
+vec2 apply_rows(uint n0, uint n1, uint lanes, uint r, uint c, uint C, uint gi, float w) {
+  vec2 acc = vec2(0.0);
+  for (uint n = n0 + r; n < n1; n += BATCH * lanes) {
+    float xv[BATCH], dyv[BATCH];
+    [[unroll]] for (uint k = 0; k < BATCH; ++k) {
+      const uint m = n + k * lanes;
+      xv[k] = m < n1 ? x_s[m * C + c] : 0.0;
+      dyv[k] = m < n1 ? dy_s[m * C + c] : 0.0;
+    }
+    [[unroll]] for (uint k = 0; k < BATCH; ++k) {
+      const uint m = n + k * lanes;
+      if (m < n1) {
+        const vec4 rec = s_rec[gi][m - n0];
+        const float e = (xv[k] - rec.x) - rec.y;
+        dx_s[m * C + c] = rec.z * (weighted(w, dyv[k]) - (rec.w + s_k2[gi][m - n0] * e));
+        acc += vec2(rec.z * (dyv[k] * e), dyv[k]);
+      }
+    }
+  }
+  return acc;
 }
 #else
 
@@ -67,9 +99,6 @@ vec2 reread(uint n, uint c, uint g, uint C, uint G) {
 #endif
 #endif
 
-#ifndef BATCH
-#define BATCH 8u
-#endif
 shared bool s_last;
 shared vec2 s_lane[ROW_LANES][CB];
 
@@ -116,16 +145,18 @@ void main() {
   const uint lanes = lanes_for(n1 - n0);  // uniform
   vec2 acc = vec2(0.0);
 #if defined(APPLY)
-  const uint G = params.num_groups, g = c / (C / G);
-  const float w_c = c < C ? w_s[c] : 0.0;
-#define ROW_AT(m) apply_row(m, c, g, C, G, w_c)
+  const uint G = params.num_groups, M = C / G, g0 = (cb * CB) / M;
+  load_records(n0, n1, g0, G);
+  if (c < C && r < lanes) acc = apply_rows(n0, n1, lanes, r, c, C, c / M - g0, w_s[c]);
 #elif defined(REREAD)
   const uint G = params.num_groups, g = c / (C / G);
 #define ROW_AT(m) reread(m, c, g, C, G)
 #else
 #define ROW_AT(m) part[(m) * C + c]
 #endif
+#ifndef APPLY
   if (c < C && r < lanes) LANE_SUM(ROW_AT, n0, n1, lanes, r, acc);
+#endif
   acc = lanes_total(acc, lanes, cl, r);
   if (NCH == 1u) {  // uniform: one chunk is the whole sum
     if (c < C && r == 0u) {
