@@ -313,16 +313,17 @@ TEST(FusedRpTeams, GeneratedShapesInsideEveryBuildsWhenPass) {
 }
 
 // gn_flat (flattened features: spatial 1, groups of 65-16384 channels, one workgroup per
-// (n, g) or per 4 or 8 samples of a group, partials or REREAD): every build on shapes drawn
-// inside its `when`, batch 1-11 (one row of partials or several, the dwdb stage off or on), any
-// CPG alignment for the scalar builds.
+// (n, g) or per 4 or 8 samples of a group, partials or REREAD) and gn_flatap (statistics,
+// then grad_input with the dw/db partials in one re-read): every build on shapes drawn inside
+// its `when`, batch 1-11 (one row of partials or several, the dwdb stage off or on), any CPG
+// alignment for the scalar builds.
 TEST(FlatFamily, GeneratedFlatShapesInsideEveryBuildsWhenPass) {
   testing::ShapeRange flat;
   flat.batch_hi = 11;
   flat.hw_max = 1;
   flat.cpg_max = 16384;
   flat.groups_max = 3;
-  expect_builds_pass_inside_their_when("gn_flat", 49, "flat", flat);
+  expect_builds_pass_inside_their_when("gn_flat", 54, "flat", flat);
 }
 
 // The shipped gn_flat builds whose names end in `suffix`.
@@ -383,6 +384,21 @@ TEST(FlatFamily, RereadBuildsWithChunkedSamplesPass) {
   const std::vector<std::string> builds = flat_builds("_rr");
   ASSERT_EQ(builds.size(), 6u);
   expect_every_build_passes(problems, "gn_flat*_rr", builds, "flat_rr");
+}
+
+// The gn_flatap builds past 256 samples, where the apply stage splits the rows into chunks of
+// 256 that the last one merges (and a chunk's channel block can span two groups): every one
+// must run and pass.
+TEST(FlatFamily, ApplyPassBuildsWithChunkedSamplesPass) {
+  std::mt19937 rng(std::random_device{}());
+  // The bands the gn_flatap builds take (over 1024 channels), 1-2 groups.
+  const json problems = flat_band_shapes(
+      rng, "ap_", [&] { return draw(rng, 257, 400); }, 1024, 2);
+  std::vector<std::string> builds;
+  for (const auto& v : load_manifests({std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels"}))
+    if (v.name.rfind("gn_flatap", 0) == 0) builds.push_back(v.name);
+  ASSERT_EQ(builds.size(), 5u);
+  expect_every_build_passes(problems, "gn_flatap*", builds, "flatap");
 }
 
 // gn_fused_rp2* and gn_fused_rp2s*: gn_fused_rp's partials, then one dispatch whose blocks

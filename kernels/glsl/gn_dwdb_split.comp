@@ -45,12 +45,10 @@ layout(std430, set = 0, binding = 7) readonly restrict buffer XBuf { float x_s[]
 layout(std430, set = 0, binding = 8) readonly restrict buffer WBuf { float w_s[]; };
 layout(std430, set = 0, binding = 9) writeonly restrict buffer DxBuf { float dx_s[]; };
 
-// A chunk is one batch per row lane (APPLY_ROWS rows: the manifest's chunk size), so each
-// invocation's x and grad_out loads are all issued before the chunk's records arrive and
-// before its first grad_input store (the driver does not move loads above a store or a
-// barrier). The records are held in shared memory for the (at most two: M > CB) groups the
-// channel block touches.
-#define APPLY_ROWS (BATCH * ROW_LANES)
+// A chunk's records, for the (at most two: M > CB) groups its channel block touches; a row's
+// x and grad_out are loaded BATCH at a time before any of them is used, so that no grad_input
+// store sits between two loads (the driver does not move loads above stores).
+#define APPLY_ROWS 256
 shared vec4 s_rec[2][APPLY_ROWS];  // (K, m^, rstd, cA)
 shared float s_k2[2][APPLY_ROWS];
 
@@ -63,6 +61,29 @@ void load_records(uint n0, uint n1, uint g0, uint G) {
     s_k2[gi][row] = part[st + 2u].x;
   }
   barrier();
+}
+
+// Sum over lane r's rows of (rstd * dy * e, dy), writing each row's grad_input on the way.
+vec2 apply_rows(uint n0, uint n1, uint lanes, uint r, uint c, uint C, uint gi, float w) {
+  vec2 acc = vec2(0.0);
+  for (uint n = n0 + r; n < n1; n += BATCH * lanes) {
+    float xv[BATCH], dyv[BATCH];
+    [[unroll]] for (uint k = 0; k < BATCH; ++k) {
+      const uint m = n + k * lanes;
+      xv[k] = m < n1 ? x_s[m * C + c] : 0.0;
+      dyv[k] = m < n1 ? dy_s[m * C + c] : 0.0;
+    }
+    [[unroll]] for (uint k = 0; k < BATCH; ++k) {
+      const uint m = n + k * lanes;
+      if (m < n1) {
+        const vec4 rec = s_rec[gi][m - n0];
+        const float e = (xv[k] - rec.x) - rec.y;
+        dx_s[m * C + c] = rec.z * (weighted(w, dyv[k]) - (rec.w + s_k2[gi][m - n0] * e));
+        acc += vec2(rec.z * (dyv[k] * e), dyv[k]);
+      }
+    }
+  }
+  return acc;
 }
 #else
 
@@ -123,29 +144,10 @@ void main() {
   const uint n0 = chunk * NB, n1 = min(N, n0 + NB);
   const uint lanes = lanes_for(n1 - n0);  // uniform
   vec2 acc = vec2(0.0);
-#if defined(APPLY)  // rows n0 + r, n0 + r + lanes, ... < n1: one batch (APPLY_ROWS above)
+#if defined(APPLY)
   const uint G = params.num_groups, M = C / G, g0 = (cb * CB) / M;
-  const bool mine = c < C && r < lanes;
-  float xv[BATCH], dyv[BATCH];
-  [[unroll]] for (uint k = 0; k < BATCH; ++k) {
-    const uint m = n0 + r + k * lanes;
-    xv[k] = mine && m < n1 ? x_s[m * C + c] : 0.0;
-    dyv[k] = mine && m < n1 ? dy_s[m * C + c] : 0.0;
-  }
   load_records(n0, n1, g0, G);
-  if (mine) {
-    const uint gi = c / M - g0;
-    const float w = w_s[c];
-    [[unroll]] for (uint k = 0; k < BATCH; ++k) {
-      const uint m = n0 + r + k * lanes;
-      if (m < n1) {
-        const vec4 rec = s_rec[gi][m - n0];
-        const float e = (xv[k] - rec.x) - rec.y;
-        dx_s[m * C + c] = rec.z * (weighted(w, dyv[k]) - (rec.w + s_k2[gi][m - n0] * e));
-        acc += vec2(rec.z * (dyv[k] * e), dyv[k]);
-      }
-    }
-  }
+  if (c < C && r < lanes) acc = apply_rows(n0, n1, lanes, r, c, C, c / M - g0, w_s[c]);
 #elif defined(REREAD)
   const uint G = params.num_groups, g = c / (C / G);
 #define ROW_AT(m) reread(m, c, g, C, G)

@@ -56,7 +56,9 @@ layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; }
 // Weight in VT units: with spatial 1 the group's element i is channel g * CPG + i, and the
 // vec4 builds need CPG % 4 == 0, so a group's weights start on 16 bytes.
 layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { VT w_v[]; };
+#ifndef STATS_ONLY  // no grad_input there
 layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
+#endif
 
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_e2, float, 0.0)
