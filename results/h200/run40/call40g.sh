@@ -1,5 +1,6 @@
 # gpu-log run 40, call g (session 25): the shipped builds (gn_flatap included) on the two sets
-# gn_flatap was chosen on, each beside PyTorch in this call: flat67 (40a) hot and cold, run
+# gn_flatap was chosen on (gn_flatap_256x16 dropped after 40f, where it won no shape), each
+# beside PyTorch in this call: flat67 (40a) hot and cold, run
 # 39's wide66 hot.
 set -x
 R=results/h200/run40
