@@ -23,8 +23,9 @@
 // products from x and grad_out again: 2T of reads instead of 2T written and 2T read.
 //
 // STATS_ONLY (one sample per workgroup): the statistics alone; invocation 0 writes the (n, g)
-// record (K, m^), (rstd, cA), (k2, 0) to part[4 (n G + g) ...] and gn_dwdb_split.comp (APPLY)
-// writes grad_input and sums the products over n in one read of x and grad_out. Nothing is
+// record (K, m^), (rstd, cA), (k2, 0) to part[4 (n G + g) ...] and gn_dwdb_split.comp (APPLY,
+// gn_flat_apply.glsl) writes grad_input and sums the products over n in one read of x and
+// grad_out. Nothing is
 // stored per element here, so a workgroup is done when its three sums are.
 //
 // SAMPLES > 1: a workgroup takes samples n = r * SAMPLES ... r * SAMPLES + SAMPLES - 1 of its
@@ -132,7 +133,7 @@ void main() {
         const VT b = dy[k] * d[k];
         wa = fma(W_OF(k), dy[k], wa);
         wb = fma(W_OF(k), b, wb);
-#if defined(STATS_ONLY)
+#if defined(STATS_ONLY)  // nothing per element: the apply stage forms it
 #elif SAMPLES > 1
         acc_a[k] += dy[k];
         acc_b[k] += rstd * b;
