@@ -326,11 +326,12 @@ TEST(FlatFamily, GeneratedFlatShapesInsideEveryBuildsWhenPass) {
   expect_builds_pass_inside_their_when("gn_flat", 53, "flat", flat);
 }
 
-// The shipped gn_flat builds whose names end in `suffix`.
-std::vector<std::string> flat_builds(const std::string& suffix) {
+// The shipped builds whose names start with `prefix` and end in `suffix`.
+std::vector<std::string> flat_builds(const std::string& suffix,
+                                     const std::string& prefix = "gn_flat") {
   std::vector<std::string> builds;
   for (const auto& v : load_manifests({std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels"}))
-    if (v.name.rfind("gn_flat", 0) == 0 && v.name.size() > suffix.size() &&
+    if (v.name.rfind(prefix, 0) == 0 && v.name.size() > suffix.size() &&
         v.name.compare(v.name.size() - suffix.size(), suffix.size(), suffix) == 0)
       builds.push_back(v.name);
   return builds;
@@ -394,9 +395,7 @@ TEST(FlatFamily, ApplyPassBuildsWithChunkedSamplesPass) {
   // The bands the gn_flatap builds take (over 4096 channels), 1-2 groups.
   const json problems = flat_band_shapes(
       rng, "ap_", [&] { return draw(rng, 257, 400); }, 4096, 2);
-  std::vector<std::string> builds;
-  for (const auto& v : load_manifests({std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels"}))
-    if (v.name.rfind("gn_flatap", 0) == 0) builds.push_back(v.name);
+  const std::vector<std::string> builds = flat_builds("", "gn_flatap");
   ASSERT_EQ(builds.size(), 4u);
   expect_every_build_passes(problems, "gn_flatap*", builds, "flatap");
 }

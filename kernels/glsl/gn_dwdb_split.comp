@@ -106,13 +106,13 @@ void main() {
   const uint G = params.num_groups, M = C / G, g0 = (cb * CB) / M;
   load_records(n0, n1, g0, G);
   if (c < C && r < lanes) acc = apply_rows(n0, n1, lanes, r, c, C, c / M - g0, w_s[c]);
-#elif defined(REREAD)
+#else
+#ifdef REREAD
   const uint G = params.num_groups, g = c / (C / G);
 #define ROW_AT(m) reread(m, c, g, C, G)
 #else
 #define ROW_AT(m) part[(m) * C + c]
 #endif
-#ifndef APPLY
   if (c < C && r < lanes) LANE_SUM(ROW_AT, n0, n1, lanes, r, acc);
 #endif
   acc = lanes_total(acc, lanes, cl, r);

@@ -25,8 +25,7 @@
 // STATS_ONLY (one sample per workgroup): the statistics alone; invocation 0 writes the (n, g)
 // record (K, m^), (rstd, cA), (k2, 0) to part[4 (n G + g) ...] and gn_dwdb_split.comp (APPLY,
 // gn_flat_apply.glsl) writes grad_input and sums the products over n in one read of x and
-// grad_out. Nothing is
-// stored per element here, so a workgroup is done when its three sums are.
+// grad_out. Nothing is stored per element here, so a workgroup is done when its three sums are.
 //
 // SAMPLES > 1: a workgroup takes samples n = r * SAMPLES ... r * SAMPLES + SAMPLES - 1 of its
 // group in turn; invocation t owns the same channels in each, so it sums their partials in

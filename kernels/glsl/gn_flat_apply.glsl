@@ -8,8 +8,11 @@ layout(std430, set = 0, binding = 9) writeonly restrict buffer DxBuf { float dx_
 
 // A chunk's records, for the (at most two: M > CB) groups its channel block touches; a row's
 // x and grad_out are loaded BATCH at a time before any of them is used, so that no grad_input
-// store sits between two loads (the driver does not move loads above stores).
-#define APPLY_ROWS 256
+// store sits between two loads (the driver does not move loads above stores). APPLY_ROWS is the
+// manifest's chunk size (params 0), the most rows a chunk has.
+#ifndef APPLY_ROWS
+#error "define APPLY_ROWS (rows per chunk)"
+#endif
 shared vec4 s_rec[2][APPLY_ROWS];  // (K, m^, rstd, cA)
 shared float s_k2[2][APPLY_ROWS];
 
