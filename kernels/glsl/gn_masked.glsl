@@ -59,7 +59,26 @@ int masks_bits(uint masks[MASK_WORDS]) {
       if (4u * (v) + c_ < (E)) dst[c_] = buf[v][c_];                   \
   }
 
+// MASK_LOADS (experiment switch, 0 = the form run 32 measured): how the on-chip builds issue
+// their slots' masked loads. 1: one bounds test for x and grad_out together (gn_team.comp's
+// form). 2: every slot's full vec4 loads first under one predicate, the tensor's partial last
+// vec4 fixed up after them, the masks applied after that.
+#ifndef MASK_LOADS
+#define MASK_LOADS 0
+#endif
+
 // buf[v] = val for the components `m` selects: one vec4 store when it selects all four.
+#if defined(MASK_STORE) && MASK_STORE == 1
+#define STORE_VEC4_MASKED(buf, v, val, m)                              \
+  if (all(m)) {                                                        \
+    buf[v] = val;                                                      \
+  } else {                                                             \
+    if ((m).x) buf[v].x = (val).x;                                     \
+    if ((m).y) buf[v].y = (val).y;                                     \
+    if ((m).z) buf[v].z = (val).z;                                     \
+    if ((m).w) buf[v].w = (val).w;                                     \
+  }
+#else
 #define STORE_VEC4_MASKED(buf, v, val, m)                              \
   if (all(m)) {                                                        \
     buf[v] = val;                                                      \
@@ -67,3 +86,4 @@ int masks_bits(uint masks[MASK_WORDS]) {
     for (uint c_ = 0u; c_ < 4u; ++c_)                                  \
       if ((m)[c_]) buf[v][c_] = (val)[c_];                             \
   }
+#endif

@@ -197,6 +197,9 @@ void main() {
   uint valid = 0u;
 #ifdef MASKED
   MASKS_DECLARE;  // slot k's elements in the row
+#if MASK_LOADS == 2
+  uint vs[SLOTS];  // slot k's vec4 index
+#endif
 #endif
   {
     uint r = r_start, jj = jj_start;
@@ -210,8 +213,36 @@ void main() {
 #endif
       d[k] = VZERO;
       dy[k] = VZERO;
+#if defined(MASKED) && MASK_LOADS == 2
+      const uint v = (lo >> 2u) + hw;
+      vs[k] = v;
+      if (ok && 4u * v + 3u < E) {
+        d[k] = x_v[v];
+        dy[k] = dy_v[v];
+      }
       if (ok) {
-#ifdef MASKED
+        MASKS_ADD(in_row(v, lo, HW), k);
+        valid |= 1u << k;
+      }
+#else
+      if (ok) {
+#if defined(MASKED) && MASK_LOADS == 1
+        const uint v = (lo >> 2u) + hw;
+        if (4u * v + 3u < E) {
+          d[k] = x_v[v];
+          dy[k] = dy_v[v];
+        } else {
+          for (uint c = 0u; c < 4u; ++c)
+            if (4u * v + c < E) {
+              d[k][c] = x_v[v][c];
+              dy[k][c] = dy_v[v][c];
+            }
+        }
+        const bvec4 in_k = in_row(v, lo, HW);
+        d[k] = mix(VZERO, d[k] - K, in_k);
+        dy[k] = mix(VZERO, dy[k], in_k);
+        MASKS_ADD(in_k, k);
+#elif defined(MASKED)
         const uint v = (lo >> 2u) + hw;
         LOAD_VEC4_BOUNDED(d[k], x_v, v, E)
         LOAD_VEC4_BOUNDED(dy[k], dy_v, v, E)
@@ -226,9 +257,25 @@ void main() {
 #endif
         valid |= 1u << k;
       }
+#endif
       if (++jj == J) { jj = 0u; ++r; }
     }
   }
+#if defined(MASKED) && MASK_LOADS == 2
+  // The tensor's partial last vec4 (no load past its end), then the masks.
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k)
+    if (((valid >> k) & 1u) != 0u && 4u * vs[k] + 3u >= E)
+      for (uint c = 0u; c < 4u; ++c)
+        if (4u * vs[k] + c < E) {
+          d[k][c] = x_v[vs[k]][c];
+          dy[k][c] = dy_v[vs[k]][c];
+        }
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const bvec4 in_k = MASKS_OF(k);
+    d[k] = mix(VZERO, d[k] - K, in_k);
+    dy[k] = mix(VZERO, dy[k], in_k);
+  }
+#endif
 
 #if DY_SHARED > 0
   // After every load is issued: the stores wait for their data.

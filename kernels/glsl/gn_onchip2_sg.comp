@@ -104,6 +104,9 @@ void group_kernel(const uint ng) {
 #ifdef MASKED
   MASKS_DECLARE;  // slot k's elements in the row
   float cnt = 0.0;  // elements of this invocation's slots
+#if MASK_LOADS == 2
+  uint vs[SLOTS];  // slot k's vec4 index
+#endif
 #endif
   {
     uint r = r_start, jj = jj_start;
@@ -113,16 +116,42 @@ void group_kernel(const uint ng) {
       const bool ok = k < nk && jj * SUBGROUP_SIZE + lane < row_vec4s(lo, HW);
       d[k] = VZERO;
       dy[k] = VZERO;
+#if MASK_LOADS == 2
+      const uint v = SLOT_IDX(r, jj);
+      vs[k] = v;
+      if (ok && 4u * v + 3u < E) {
+        d[k] = x_v[v];
+        dy[k] = dy_v[v];
+      }
+      if (ok) {
+        valid |= 1u << k;
+        MASKS_ADD(in_row(v, lo, HW), k);
+      }
+#else
       if (ok) {
         valid |= 1u << k;
         const uint v = SLOT_IDX(r, jj);
+#if MASK_LOADS == 1
+        if (4u * v + 3u < E) {
+          d[k] = x_v[v];
+          dy[k] = dy_v[v];
+        } else {
+          for (uint c = 0u; c < 4u; ++c)
+            if (4u * v + c < E) {
+              d[k][c] = x_v[v][c];
+              dy[k][c] = dy_v[v][c];
+            }
+        }
+#else
         LOAD_VEC4_BOUNDED(d[k], x_v, v, E)
         LOAD_VEC4_BOUNDED(dy[k], dy_v, v, E)
+#endif
         const bvec4 in_k = in_row(v, lo, HW);
         d[k] = mix(VZERO, d[k] - K, in_k);
         dy[k] = mix(VZERO, dy[k], in_k);
         MASKS_ADD(in_k, k);
       }
+#endif
 #else
       const bool ok = k < nk && jj * SUBGROUP_SIZE + lane < HWV;
       if (ok) valid |= 1u << k;
@@ -132,6 +161,21 @@ void group_kernel(const uint ng) {
       NEXT_SLOT(r, jj)
     }
   }
+#if defined(MASKED) && MASK_LOADS == 2
+  // The tensor's partial last vec4 (no load past its end), then the masks.
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k)
+    if (((valid >> k) & 1u) != 0u && 4u * vs[k] + 3u >= E)
+      for (uint c = 0u; c < 4u; ++c)
+        if (4u * vs[k] + c < E) {
+          d[k][c] = x_v[vs[k]][c];
+          dy[k][c] = dy_v[vs[k]][c];
+        }
+  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+    const bvec4 in_k = MASKS_OF(k);
+    d[k] = mix(VZERO, d[k] - K, in_k);
+    dy[k] = mix(VZERO, dy[k], in_k);
+  }
+#endif
 #if DY_SHARED > 0
   [[unroll]] for (uint k = 0; k < DY_SHARED; ++k) s_dy[k * WG_SIZE + gl_LocalInvocationID.x] = dy[k];
 #endif
