@@ -1,7 +1,9 @@
 // Best variant per problem and dispatch tables (gnbench tune, run --variant best --table).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
@@ -81,8 +83,28 @@ DispatchTable table_of(std::vector<std::pair<Shape, std::string>> rows) {
   DispatchTable t;
   int i = 0;
   for (auto& [shape, variant] : rows)
-    t.entries.push_back({"p" + std::to_string(i++), shape, variant, 1.0, "", 0});
+    t.entries.push_back({"p" + std::to_string(i++), shape, variant, 1.0, "", 0, {{variant, 1.0}}});
   return t;
+}
+
+// An entry timing several variants (us); its fastest becomes `variant`.
+DispatchEntry timed_entry(const std::string& problem, Shape shape,
+                          std::map<std::string, double> times) {
+  DispatchEntry e{problem, shape, "", 0, "", 0, std::move(times)};
+  for (const auto& [v, us] : e.times_us)
+    if (e.variant.empty() || us < e.median_us) {
+      e.variant = v;
+      e.median_us = us;
+    }
+  return e;
+}
+
+Shape random_shape(std::mt19937& rng) {
+  auto pick = [&](uint32_t lo, uint32_t hi) {
+    return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+  };
+  const uint32_t groups = pick(1, 64), cpg = pick(1, 64);
+  return {pick(1, 512), groups * cpg, pick(1, 4096), groups};
 }
 
 TEST(DispatchTable, ExactThenNearestAdmittedByRegime) {
@@ -122,7 +144,15 @@ TEST(DispatchTable, RoundTripsAndRejectsMalformedFilesNamingTheField) {
   const json good = table_to_json(t);
   const std::vector<std::pair<std::function<void(json&)>, std::string>> breaks = {
       {[](json& j) { j["format"] = "other"; }, "field 'format'"},
-      {[](json& j) { j["version"] = 2; }, "field 'version'"},
+      {[](json& j) { j["version"] = 3; }, "field 'version'"},
+      {[](json& j) { j["entries"][0].erase("times"); }, "field 'entries[0].times' is missing"},
+      {[](json& j) { j["entries"][0]["times"] = json::array(); }, "field 'entries[0].times'"},
+      {[](json& j) { j["entries"][0]["times"]["a"] = -2; }, "field 'entries[0].times.a' = -2"},
+      {[](json& j) {
+         j["entries"][1]["times"] = {{"c", 1.0}};
+       },
+       "lacks the entry's variant 'b'"},
+      {[](json& j) { j["entries"][0]["runner_up"] = 5; }, "field 'entries[0].runner_up'"},
       {[](json& j) { j["entries"] = json::array(); }, "field 'entries'"},
       {[](json& j) { j["entries"][1].erase("variant"); }, "field 'entries[1].variant' is missing"},
       {[](json& j) { j["entries"][0]["batch"] = 0; }, "field 'entries[0].batch' = 0"},
@@ -142,6 +172,138 @@ TEST(DispatchTable, RoundTripsAndRejectsMalformedFilesNamingTheField) {
       EXPECT_EQ(std::string(e.what()).rfind(path, 0), 0u) << e.what();
     }
   }
+}
+
+// A version-1 table (before `times`) still reads: its variant and runner-up are what it timed.
+TEST(DispatchTable, ReadsVersionOneTablesAsTheirTwoTimedVariants) {
+  TempDir dir("dispatch_v1");
+  std::ofstream(dir / "t.json") << R"({"format": "gnbench-dispatch-table", "version": 1,
+    "entries": [{"problem": "p", "batch": 2, "channels": 8, "spatial": 16, "groups": 2,
+                 "variant": "a", "median_us": 3.0, "runner_up": "b", "runner_up_us": 4.5},
+                {"problem": "q", "batch": 1, "channels": 4, "spatial": 1, "groups": 4,
+                 "variant": "c", "median_us": 2.0}]})";
+  const DispatchTable t = read_dispatch_table(dir / "t.json");
+  ASSERT_EQ(t.entries.size(), 2u);
+  EXPECT_EQ(t.entries[0].times_us, (std::map<std::string, double>{{"a", 3.0}, {"b", 4.5}}));
+  EXPECT_EQ(t.entries[1].times_us, (std::map<std::string, double>{{"c", 2.0}}));
+  // Written back as version 2 with the times.
+  const json back = table_to_json(t);
+  EXPECT_EQ(back["version"], 2);
+  EXPECT_EQ(back["entries"][0]["times"]["b"], 4.5);
+}
+
+// Where the nearest shape's winner is barely ahead and loses badly on the next nearest shapes,
+// the variant that is close to the fastest on all of them is chosen (the version-1 rule took
+// the nearest winner).
+TEST(DispatchTable, UnseenShapesTakeTheVariantFastestOverTheNearShapes) {
+  DispatchTable t;
+  t.entries.push_back(timed_entry("a", {8, 256, 1024, 32}, {{"x", 10.0}, {"y", 10.1}}));
+  t.entries.push_back(timed_entry("b", {16, 256, 1024, 32}, {{"x", 40.0}, {"y", 20.0}}));
+  t.entries.push_back(timed_entry("c", {4, 256, 1024, 32}, {{"x", 12.0}, {"y", 6.0}}));
+  t.entries.push_back(timed_entry("far", {1, 4096, 1, 1}, {{"z", 1.0}}));
+  auto all = [](const std::string&) { return true; };
+  auto near_only = [](const std::string& v) { return v != "z"; };
+  const auto c = choose_variant(t, {8, 256, 1024, 16}, near_only);
+  EXPECT_EQ(c.variant, "y");
+  // The evidence named: the nearest entry that timed it, the mean ratio, how many.
+  EXPECT_EQ(c.how.rfind("nearest c (4x256x1024/32); 1.003x", 0), 0u) << c.how;
+  EXPECT_NE(c.how.find("over 3 near shapes"), std::string::npos) << c.how;
+  // The exact shape: its own fastest admitted variant, whatever its neighbours say.
+  EXPECT_EQ(choose_variant(t, {8, 256, 1024, 32}, all).variant, "x");
+  EXPECT_EQ(choose_variant(t, {8, 256, 1024, 32}, all).how, "exact");
+  auto no_x = [](const std::string& v) { return v != "x"; };
+  EXPECT_EQ(choose_variant(t, {8, 256, 1024, 32}, no_x).variant, "y");
+  // Nothing near admitted: the search widens to every entry.
+  auto only_z = [](const std::string& v) { return v == "z"; };
+  EXPECT_EQ(choose_variant(t, {8, 256, 1024, 16}, only_z).variant, "z");
+}
+
+// Generated tables: the choice is admitted whenever any timed variant is, an exact shape gets
+// its fastest admitted variant, a variant fastest everywhere wins everywhere, and scaling one
+// entry's times (another clock) changes nothing.
+TEST(DispatchTable, GeneratedTablesChooseAdmittedRankedVariants) {
+  std::mt19937 rng(20261204);
+  const std::vector<std::string> names = {"v0", "v1", "v2", "v3", "v4", "v5"};
+  for (int round = 0; round < 200; ++round) {
+    DispatchTable t;
+    const int n = std::uniform_int_distribution<int>(1, 30)(rng);
+    std::uniform_real_distribution<double> us(1.0, 100.0);
+    for (int i = 0; i < n; ++i) {
+      std::map<std::string, double> times;
+      for (const auto& v : names)
+        if (rng() % 2) times[v] = us(rng);
+      if (times.empty()) times["v0"] = us(rng);
+      t.entries.push_back(timed_entry("e" + std::to_string(i), random_shape(rng), times));
+    }
+    std::set<std::string> refused;
+    for (const auto& v : names)
+      if (rng() % 3 == 0) refused.insert(v);
+    auto admits = [&](const std::string& v) { return !refused.count(v); };
+    std::set<std::string> timed_ok;
+    for (const auto& e : t.entries)
+      for (const auto& [v, x] : e.times_us)
+        if (admits(v)) timed_ok.insert(v);
+    const Shape unseen = random_shape(rng);
+    const auto c = choose_variant(t, unseen, admits);
+    EXPECT_EQ(c.variant.empty(), timed_ok.empty());
+    if (!c.variant.empty()) EXPECT_TRUE(admits(c.variant)) << c.variant;
+
+    const DispatchEntry& e = t.entries[rng() % t.entries.size()];
+    const auto exact = choose_variant(t, e.shape, admits);
+    std::string fastest;
+    for (const auto& [v, x] : e.times_us)
+      if (admits(v) && (fastest.empty() || x < e.times_us.at(fastest))) fastest = v;
+    if (!fastest.empty()) {
+      // Another entry of the same shape earlier in the table may answer first.
+      const bool first = &*std::find_if(t.entries.begin(), t.entries.end(), [&](const auto& x) {
+        return x.shape.batch == e.shape.batch && x.shape.channels == e.shape.channels &&
+               x.shape.spatial == e.shape.spatial && x.shape.groups == e.shape.groups;
+      }) == &e;
+      if (first) EXPECT_EQ(exact.variant, fastest);
+      EXPECT_EQ(exact.how, "exact");
+    }
+
+    DispatchTable scaled = t;
+    for (auto& x : scaled.entries) {
+      const double k = std::uniform_real_distribution<double>(0.1, 10.0)(rng);
+      for (auto& [v, time] : x.times_us) time *= k;
+    }
+    EXPECT_EQ(choose_variant(scaled, unseen, admits).variant, c.variant);
+
+    // "best" timed everywhere and fastest everywhere: chosen for any shape.
+    DispatchTable dominated = t;
+    for (auto& x : dominated.entries) x.times_us["best"] = 0.5;
+    EXPECT_EQ(choose_variant(dominated, unseen, admits).variant, "best");
+  }
+}
+
+TEST(DispatchTable, MergesLaterFilesAndDropsUnknownVariants) {
+  DispatchTable a, b;
+  a.device = b.device = "gpu";
+  a.subgroup_size = b.subgroup_size = 32;
+  a.timing_mode = b.timing_mode = "hot";
+  a.gnbench_revision = "r1";
+  b.gnbench_revision = "r2";
+  a.entries.push_back(timed_entry("s", {2, 8, 16, 2}, {{"old", 1.0}, {"gone", 0.5}}));
+  a.entries.push_back(timed_entry("t", {4, 8, 16, 2}, {{"gone", 2.0}}));
+  b.entries.push_back(timed_entry("s2", {2, 8, 16, 2}, {{"new", 3.0}, {"old", 4.0}}));
+  b.entries.push_back(timed_entry("u", {1, 4, 1, 4}, {{"new", 1.0}}));
+  DispatchTable other_device = b;
+  other_device.device = "cpu";
+  DispatchTable merged = a;
+  EXPECT_THROW(merge_tables(merged, other_device, "x.json"), ConfigError);
+  merge_tables(merged, b, "b.json");
+  ASSERT_EQ(merged.entries.size(), 3u);
+  EXPECT_EQ(merged.entries[0].problem, "s2");  // the later file's measurement of the shape
+  EXPECT_EQ(merged.entries[0].variant, "new");
+  EXPECT_EQ(merged.gnbench_revision, "r1, r2");
+  const auto dropped = keep_known_variants(merged, [](const std::string& v) { return v != "new"; });
+  EXPECT_EQ(dropped, (std::vector<std::string>{"new"}));
+  ASSERT_EQ(merged.entries.size(), 2u);  // u timed only "new"
+  EXPECT_EQ(merged.entries[0].variant, "old");
+  EXPECT_DOUBLE_EQ(merged.entries[0].median_us, 4.0);
+  EXPECT_TRUE(merged.entries[0].runner_up.empty());
+  EXPECT_EQ(merged.entries[1].variant, "gone");
 }
 
 // models.json: enough shapes, each with its source, loadable, and covering the regimes the
@@ -196,6 +358,15 @@ TEST(TuneCli, TableFromARunThenRunBest) {
       run_gnbench(RunSpec({"tune", "--from", dir / "r.json", "--json", dir / "t2.json", "-q"}, 60));
   ASSERT_EQ(from.exit_code, 0) << from.describe();
   EXPECT_EQ(read_dispatch_table(dir / "t2.json").entries[1].variant, t.entries[1].variant);
+  // Several files: a shape in both takes the later file's entry; the times come along.
+  auto two = run_gnbench(RunSpec(
+      {"tune", "--from", dir / "r.json", "--from", dir / "r.json", "--json", dir / "t3.json", "-q"},
+      60));
+  ASSERT_EQ(two.exit_code, 0) << two.describe();
+  const DispatchTable t3 = read_dispatch_table(dir / "t3.json");
+  ASSERT_EQ(t3.entries.size(), 2u);
+  EXPECT_EQ(t3.entries[0].times_us, t.entries[0].times_us);
+  EXPECT_GE(t3.entries[0].times_us.size(), 2u);
 
   std::ofstream(dir / "u.json") << R"({"problems": [
     {"name": "flat", "batch": 64, "channels": 96, "spatial": 1, "groups": 8},

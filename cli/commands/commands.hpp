@@ -91,9 +91,9 @@ int kernels_command(const KernelsCommand& cmd);
 // tune: run the configs (or read a results file) and write the shape -> variant table.
 struct TuneCommand {
   RunCommand run;
-  std::filesystem::path table_out;            // --json
-  std::optional<std::filesystem::path> from;  // --from: a results file instead of a run
-  std::string mode = "hot";                   // whose medians choose
+  std::filesystem::path table_out;          // --json
+  std::vector<std::filesystem::path> from;  // --from: results files instead of a run
+  std::string mode = "hot";                 // whose medians choose
 };
 int tune_command(TuneCommand cmd, const std::atomic<bool>* stop);
 

@@ -13,8 +13,8 @@ namespace {
 
 struct TuneCli {
   TuneCommand cmd;
-  std::string table, from, results, variants, problems;
-  std::vector<std::string> kernel_dirs;
+  std::string table, results, variants, problems;
+  std::vector<std::string> from, kernel_dirs;
   uint32_t samples = 0;
 };
 
@@ -23,7 +23,9 @@ void add_input_options(CLI::App* c, TuneCli& t) {
   c->add_option("configs", t.cmd.run.configs, "JSON problem configuration files")
       ->check(CLI::ExistingPath);
   c->add_option("--json", t.table, "The dispatch table to write")->required();
-  c->add_option("--from", t.from, "Build the table from this results file instead of a run")
+  c->add_option("--from", t.from,
+                "Build the table from results files instead of a run (repeatable: a shape in "
+                "several takes the last file's measurement)")
       ->check(CLI::ExistingFile);
   c->add_option("--mode", t.cmd.mode, "Whose medians choose: hot (back to back) or cold")
       ->capture_default_str()
@@ -60,7 +62,7 @@ TuneCommand to_command(const TuneCli& t, const std::string& command_line) {
   if (t.from.empty() && cmd.run.configs.empty())
     throw ConfigError("tune: no problems: give config files, or --from RESULTS");
   cmd.table_out = t.table;
-  if (!t.from.empty()) cmd.from = t.from;
+  cmd.from.assign(t.from.begin(), t.from.end());
   cmd.run.command_line = command_line;
   cmd.run.bench.kernel_folders.push_back(default_kernels_folder());
   for (const auto& d : t.kernel_dirs) cmd.run.bench.kernel_folders.push_back(d);

@@ -1,28 +1,52 @@
 // gnbench tune: time every variant on the configs' problems (or read a results file) and
 // write the fastest verified variant per shape as a dispatch table (docs/performance.md).
 #include <iostream>
+#include <optional>
+#include <set>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "base/message_text.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/dispatch/dispatch_table.hpp"
 #include "cli/report/best_variants.hpp"
 #include "cli/report/results_json.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 
 int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
   ensure_writable_target(cmd.table_out, cmd.run.force, "--force");
-  auto write_table = [&cmd](const RunRecords& records, const std::string& source) {
-    DispatchTable table = table_from_records(records, cmd.mode, source);
+  auto write_table_file = [&cmd](const DispatchTable& table) {
     write_file_atomically(cmd.table_out, table_to_json(table).dump(1) + "\n");
     std::cout << "\ndispatch table: " << table.entries.size() << " shape(s), " << cmd.mode
               << " medians, written to " << cmd.table_out.string() << "\n";
   };
-  if (cmd.from) {
-    const RunRecords records = read_results_file(*cmd.from);
-    print_best_variants(std::cout, best_variants(records, cmd.mode));
-    write_table(records, cmd.from->string());
+  auto write_table = [&](const RunRecords& records, const std::string& source) {
+    write_table_file(table_from_records(records, cmd.mode, source));
+  };
+  if (!cmd.from.empty()) {
+    std::optional<DispatchTable> table;
+    for (const auto& path : cmd.from) {
+      const RunRecords records = read_results_file(path);
+      print_best_variants(std::cout, best_variants(records, cmd.mode));
+      DispatchTable t = table_from_records(records, cmd.mode, path.string());
+      if (table)
+        merge_tables(*table, std::move(t), path.string());
+      else
+        table = std::move(t);
+    }
+    // Stored files may time builds this gnbench no longer has; `run --variant best` could
+    // not select them.
+    std::set<std::string> known;
+    for (const auto& v : load_manifests(cmd.run.bench.kernel_folders)) known.insert(v.name);
+    const auto dropped =
+        keep_known_variants(*table, [&](const std::string& v) { return known.count(v) > 0; });
+    if (!dropped.empty())
+      std::cout << "left out (not built by this gnbench): " << join_bounded(dropped, 64) << "\n";
+    if (table->entries.empty())
+      throw ConfigError("tune --from: no entry times a variant this gnbench builds");
+    write_table_file(*table);
     return 0;
   }
   cmd.run.bench.timing = true;

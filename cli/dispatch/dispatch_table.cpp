@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
+#include <set>
 
 #include "base/errors.hpp"
 #include "base/json_document.hpp"
@@ -14,23 +16,19 @@ namespace gnbench {
 namespace {
 
 constexpr const char* kFormat = "gnbench-dispatch-table";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;  // 2 added each entry's `times`; version 1 is still read
 constexpr const char* kRule =
-    "exact (batch, channels, spatial, groups) match; otherwise the entry nearest in "
-    "|log2 M - log2 M'| + |log2 NG - log2 NG'| + 4 * (HW % 4 == 0 differs), M = C/G*HW, "
-    "NG = N*G, among entries whose variant's `when` admits the shape on the device; ties: the "
-    "earlier entry";
+    "exact (batch, channels, spatial, groups) match: its fastest variant whose `when` admits "
+    "the shape on the device; otherwise each admitted variant's mean of log(time / that "
+    "entry's fastest) over the 3 entries nearest in |log2 M - log2 M'| + |log2 NG - log2 NG'| "
+    "+ (|log2 HW - log2 HW'| + |log2 CPG - log2 CPG'|) / 2 + 4 * (HW % 4 == 0 differs) that "
+    "timed it, among the 12 nearest entries (all entries when those timed no admitted variant); "
+    "the lowest mean wins; ties: timed on more entries, then nearer evidence, then the earlier "
+    "entry";
 
 bool same_shape(const Shape& a, const Shape& b) {
   return a.batch == b.batch && a.channels == b.channels && a.spatial == b.spatial &&
          a.groups == b.groups;
-}
-
-double regime_distance(const Shape& a, const Shape& b) {
-  auto m = [](const Shape& s) { return std::log2(double(s.channels / s.groups) * s.spatial); };
-  auto ng = [](const Shape& s) { return std::log2(double(s.batch) * s.groups); };
-  const bool aligned_differs = (a.spatial % 4 == 0) != (b.spatial % 4 == 0);
-  return std::abs(m(a) - m(b)) + std::abs(ng(a) - ng(b)) + (aligned_differs ? 4.0 : 0.0);
 }
 
 std::string shape_text(const Shape& s) {
@@ -69,7 +67,27 @@ struct Reader {
   }
 };
 
+// Entry `e`'s fastest time over the variants `ok` accepts (infinity when none).
+template <typename Ok>
+std::pair<std::string, double> fastest(const DispatchEntry& e, const Ok& ok) {
+  std::pair<std::string, double> best{"", std::numeric_limits<double>::infinity()};
+  for (const auto& [v, us] : e.times_us)
+    if (us < best.second && ok(v)) best = {v, us};
+  return best;
+}
+
 }  // namespace
+
+double regime_distance(const Shape& a, const Shape& b) {
+  auto l2 = [](double v) { return std::log2(v); };
+  auto cpg = [](const Shape& s) { return double(s.channels / s.groups); };
+  auto m = [&](const Shape& s) { return l2(cpg(s) * s.spatial); };
+  auto ng = [&](const Shape& s) { return l2(double(s.batch) * s.groups); };
+  const bool aligned_differs = (a.spatial % 4 == 0) != (b.spatial % 4 == 0);
+  return std::abs(m(a) - m(b)) + std::abs(ng(a) - ng(b)) +
+         0.5 * (std::abs(l2(a.spatial) - l2(b.spatial)) + std::abs(l2(cpg(a)) - l2(cpg(b)))) +
+         (aligned_differs ? 4.0 : 0.0);
+}
 
 DispatchTable table_from_records(const RunRecords& records, const std::string& mode,
                                  const std::string& source) {
@@ -79,19 +97,89 @@ DispatchTable table_from_records(const RunRecords& records, const std::string& m
   t.timing_mode = mode;
   t.gnbench_revision = records.context.git_revision;
   for (const auto& b : best_variants(records, mode)) {
-    DispatchEntry e{b.problem.name,    b.problem.shape, b.variant,
-                    b.median_ns / 1e3, b.runner_up,     b.runner_up_ns / 1e3};
+    DispatchEntry e{b.problem.name, b.problem.shape,      b.variant, b.median_ns / 1e3,
+                    b.runner_up,    b.runner_up_ns / 1e3, {}};
+    for (const auto& [v, ns] : b.medians_ns) e.times_us[v] = ns / 1e3;
     auto same = std::find_if(t.entries.begin(), t.entries.end(),
                              [&](const DispatchEntry& x) { return same_shape(x.shape, e.shape); });
-    if (same == t.entries.end())
+    if (same == t.entries.end()) {
       t.entries.push_back(std::move(e));
-    else if (e.median_us < same->median_us)
+    } else {
+      // The same shape under two names: every variant keeps its lower median.
+      for (const auto& [v, us] : same->times_us)
+        e.times_us[v] = e.times_us.count(v) ? std::min(e.times_us[v], us) : us;
+      if (e.median_us >= same->median_us) {
+        e.problem = same->problem;
+        e.variant = same->variant;
+        e.median_us = same->median_us;
+      }
       *same = std::move(e);
+      // The runner-up over the merged times.
+      same->runner_up.clear();
+      for (const auto& [v, us] : same->times_us)
+        if (v != same->variant && (same->runner_up.empty() || us < same->runner_up_us)) {
+          same->runner_up = v;
+          same->runner_up_us = us;
+        }
+    }
   }
   if (t.entries.empty())
     throw ConfigError(source + ": no verified entry timed " + mode +
                       ": nothing to put in a dispatch table");
   return t;
+}
+
+void merge_tables(DispatchTable& table, DispatchTable later, const std::string& source) {
+  auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
+    if (a != b)
+      throw ConfigError(source + ": measured with " + what + " " + b + ", the tables before it " +
+                        a + ": one table holds one device's " + what);
+  };
+  differs("device", table.device, later.device);
+  differs("subgroup size", std::to_string(table.subgroup_size),
+          std::to_string(later.subgroup_size));
+  differs("timing mode", table.timing_mode, later.timing_mode);
+  if (table.gnbench_revision.find(later.gnbench_revision) == std::string::npos)
+    table.gnbench_revision += ", " + later.gnbench_revision;
+  for (auto& e : later.entries) {
+    auto same = std::find_if(table.entries.begin(), table.entries.end(),
+                             [&](const DispatchEntry& x) { return same_shape(x.shape, e.shape); });
+    if (same == table.entries.end())
+      table.entries.push_back(std::move(e));
+    else
+      *same = std::move(e);
+  }
+}
+
+std::vector<std::string> keep_known_variants(DispatchTable& table,
+                                             const std::function<bool(const std::string&)>& known) {
+  std::set<std::string> dropped;
+  for (auto& e : table.entries) {
+    for (auto it = e.times_us.begin(); it != e.times_us.end();) {
+      if (known(it->first)) {
+        ++it;
+      } else {
+        dropped.insert(it->first);
+        it = e.times_us.erase(it);
+      }
+    }
+    // The fastest and the runner-up among what is left.
+    e.variant.clear();
+    e.runner_up.clear();
+    for (const auto& [v, us] : e.times_us) {
+      if (e.variant.empty() || us < e.median_us) {
+        e.runner_up = e.variant;
+        e.runner_up_us = e.median_us;
+        e.variant = v;
+        e.median_us = us;
+      } else if (e.runner_up.empty() || us < e.runner_up_us) {
+        e.runner_up = v;
+        e.runner_up_us = us;
+      }
+    }
+  }
+  std::erase_if(table.entries, [](const DispatchEntry& e) { return e.times_us.empty(); });
+  return {dropped.begin(), dropped.end()};
 }
 
 nlohmann::json table_to_json(const DispatchTable& t) {
@@ -105,6 +193,7 @@ nlohmann::json table_to_json(const DispatchTable& t) {
       j["runner_up"] = e.runner_up;
       j["runner_up_us"] = e.runner_up_us;
     }
+    j["times"] = e.times_us;
     entries.push_back(std::move(j));
   }
   return {{"format", kFormat},
@@ -125,9 +214,11 @@ DispatchTable read_dispatch_table(const std::filesystem::path& path) {
   if (doc.value("format", "") != kFormat)
     r.fail("format", "= " + (doc.contains("format") ? doc["format"].dump() : "(missing)") +
                          ": must be \"" + kFormat + "\" (a table written by gnbench tune)");
-  if (doc.value("version", 0) != kVersion)
+  const int version =
+      doc.contains("version") && doc["version"].is_number_integer() ? doc["version"].get<int>() : 0;
+  if (version != 1 && version != kVersion)
     r.fail("version", "= " + (doc.contains("version") ? doc["version"].dump() : "(missing)") +
-                          ": this gnbench reads version " + std::to_string(kVersion));
+                          ": this gnbench reads versions 1 and " + std::to_string(kVersion));
   DispatchTable t;
   t.device = doc.value("device", "");
   t.subgroup_size = doc.value("subgroup_size", 0u);
@@ -148,6 +239,24 @@ DispatchTable read_dispatch_table(const std::filesystem::path& path) {
                                   std::to_string(e.shape.groups) + ")");
     e.variant = r.text(list[i], "variant", f + ".variant");
     e.median_us = r.time(list[i], "median_us", f + ".median_us");
+    if (list[i].contains("runner_up")) {
+      e.runner_up = r.text(list[i], "runner_up", f + ".runner_up");
+      e.runner_up_us = r.time(list[i], "runner_up_us", f + ".runner_up_us");
+    }
+    if (version == 1) {  // the variant and its runner-up are all a version-1 entry timed
+      e.times_us[e.variant] = e.median_us;
+      if (!e.runner_up.empty()) e.times_us[e.runner_up] = e.runner_up_us;
+    } else {
+      const auto& times = r.at(list[i], "times", f + ".times");
+      if (!times.is_object() || times.empty())
+        r.fail(f + ".times", "must be a non-empty object of variant: median_us");
+      for (const auto& [v, us] : times.items()) {
+        if (v.empty()) r.fail(f + ".times", "has an empty variant name");
+        e.times_us[v] = r.time(times, v, f + ".times." + v);
+      }
+      if (!e.times_us.count(e.variant))
+        r.fail(f + ".times", "lacks the entry's variant '" + e.variant + "'");
+    }
     t.entries.push_back(std::move(e));
   }
   return t;
@@ -155,27 +264,70 @@ DispatchTable read_dispatch_table(const std::filesystem::path& path) {
 
 DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
                               const std::function<bool(const std::string&)>& admits) {
+  std::map<std::string, bool> admitted;  // admits() evaluates manifests: once per name
+  auto ok = [&](const std::string& v) {
+    auto it = admitted.find(v);
+    if (it != admitted.end()) return it->second;
+    return admitted[v] = admits(v);
+  };
   for (const auto& e : table.entries)
-    if (same_shape(e.shape, shape) && admits(e.variant)) return {e.variant, "exact"};
-  const DispatchEntry* best = nullptr;
-  double best_d = std::numeric_limits<double>::infinity();
-  for (const auto& e : table.entries) {
-    if (!admits(e.variant)) continue;
-    const double d = regime_distance(e.shape, shape);
-    if (d < best_d) {
-      best_d = d;
-      best = &e;
+    if (same_shape(e.shape, shape)) {
+      const auto best = fastest(e, ok);
+      if (!best.first.empty()) return {best.first, "exact"};
     }
-  }
-  if (!best) return {"", ""};
-  return {best->variant, "nearest " + best->problem + " (" + shape_text(best->shape) + ")"};
+  // Entries by regime distance (stable: ties keep the table's order).
+  std::vector<std::pair<double, const DispatchEntry*>> near;
+  for (const auto& e : table.entries) near.push_back({regime_distance(e.shape, shape), &e});
+  std::stable_sort(near.begin(), near.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  struct Score {
+    double log_sum = 0;
+    size_t count = 0;
+    size_t first = 0;  // position in `near` of the nearest entry that timed it
+  };
+  std::map<std::string, Score> scores;
+  auto rank_within = [&](size_t window) {
+    scores.clear();
+    for (size_t i = 0; i < std::min(window, near.size()); ++i) {
+      const DispatchEntry& e = *near[i].second;
+      const double best_us = fastest(e, [](const std::string&) { return true; }).second;
+      if (!(best_us > 0)) continue;  // a zero time ranks nothing
+      for (const auto& [v, us] : e.times_us) {
+        if (!ok(v)) continue;
+        auto [it, fresh] = scores.emplace(v, Score{0, 0, i});
+        if (it->second.count == kNeighbours) continue;
+        it->second.log_sum += std::log(us / best_us);
+        ++it->second.count;
+      }
+    }
+  };
+  rank_within(kWindow);
+  if (scores.empty()) rank_within(near.size());
+  if (scores.empty()) return {"", ""};
+  auto better = [](const Score& a, const Score& b) {
+    const double ma = a.log_sum / a.count, mb = b.log_sum / b.count;
+    if (ma != mb) return ma < mb;
+    if (a.count != b.count) return a.count > b.count;
+    return a.first < b.first;
+  };
+  auto chosen = scores.begin();
+  for (auto it = scores.begin(); it != scores.end(); ++it)
+    if (better(it->second, chosen->second)) chosen = it;
+  const Score& c = chosen->second;
+  const DispatchEntry& at = *near[c.first].second;
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%.3f", std::exp(c.log_sum / c.count));
+  return {chosen->first, "nearest " + at.problem + " (" + shape_text(at.shape) + "); " + ratio +
+                             "x the fastest over " + std::to_string(c.count) + " near shape" +
+                             (c.count == 1 ? "" : "s")};
 }
 
 void use_dispatch_table(BenchOptions& bench, DispatchTable table) {
   bench.variants.clear();
   for (const auto& e : table.entries)
-    if (std::find(bench.variants.begin(), bench.variants.end(), e.variant) == bench.variants.end())
-      bench.variants.push_back(e.variant);
+    for (const auto& [v, us] : e.times_us)
+      if (std::find(bench.variants.begin(), bench.variants.end(), v) == bench.variants.end())
+        bench.variants.push_back(v);
   bench.choose = [t = std::move(table)](const Shape& shape, const BenchOptions::Admits& admits) {
     DispatchChoice c = choose_variant(t, shape, admits);
     return std::make_pair(c.variant, c.how);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -23,6 +24,9 @@ struct DispatchEntry {
   double median_us = 0;
   std::string runner_up;  // empty when only one variant was timed
   double runner_up_us = 0;
+  // Every verified variant's median on this shape, us (version 2; a version-1 table gives
+  // the variant and its runner-up only). What the nearest-shapes rule ranks variants by.
+  std::map<std::string, double> times_us;
 };
 
 struct DispatchTable {
@@ -37,6 +41,14 @@ struct DispatchTable {
 // `mode` "hot" or "cold"; throws ConfigError when the records have no timed passing entry.
 DispatchTable table_from_records(const RunRecords& records, const std::string& mode,
                                  const std::string& source);
+// `later`'s entries into `table`: a shape in both takes later's entry (tune --from A --from B:
+// the later file's measurement of a shape). Throws ConfigError naming `source` when the two
+// were measured on different devices, subgroup sizes or timing modes.
+void merge_tables(DispatchTable& table, DispatchTable later, const std::string& source);
+// Drops from every entry the variants `known` refuses (builds this gnbench no longer has), and
+// the entries left with none. Returns the names dropped.
+std::vector<std::string> keep_known_variants(DispatchTable& table,
+                                             const std::function<bool(const std::string&)>& known);
 nlohmann::json table_to_json(const DispatchTable& table);
 // Throws ConfigError naming the file, the field and the value on anything malformed.
 DispatchTable read_dispatch_table(const std::filesystem::path& path);
@@ -45,11 +57,22 @@ struct DispatchChoice {
   std::string variant;  // empty: no entry's variant admits the shape
   std::string how;      // "exact" or "nearest <problem> (NxCxHW/G)"
 };
-// Exact shape first; otherwise the nearest entry by regime whose variant `admits` the shape
-// (the variant's `when` on this device): distance |log2 M - log2 M'| + |log2 NG - log2 NG'|
-// + 4 when one has HW % 4 == 0 and the other not; ties go to the earlier entry.
+// Exact shape first: its fastest variant that `admits` the shape (the variant's `when` on this
+// device). Otherwise the variants the shape admits are ranked by how they did on the nearest
+// shapes: each one's mean of log(its time / that shape's fastest time) over the (up to)
+// kNeighbours entries nearest in regime distance that timed it, looked for among the
+// kWindow nearest entries (among all entries when none of those timed an admitted variant).
+// The lowest mean wins; ties go to the variant timed on more of them, then to the one with the
+// nearer evidence, then the earlier entry. docs/performance.md, "Dispatch tables", gives the
+// distance and what the rule measured on shapes a table was not tuned on.
 DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
                               const std::function<bool(const std::string&)>& admits);
+// Regime distance: |log2 M - log2 M'| + |log2 NG - log2 NG'| + (|log2 HW - log2 HW'| +
+// |log2 CPG - log2 CPG'|) / 2 + 4 when one has HW % 4 == 0 and the other not (M = C/G*HW,
+// NG = N*G, CPG = C/G).
+double regime_distance(const Shape& a, const Shape& b);
+constexpr size_t kNeighbours = 3;
+constexpr size_t kWindow = 4 * kNeighbours;
 
 // run --variant best: the table's variants become the selection and its choice the chooser.
 void use_dispatch_table(BenchOptions& bench, DispatchTable table);

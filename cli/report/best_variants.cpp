@@ -38,10 +38,12 @@ std::vector<BestVariant> best_variants(const RunRecords& records, std::string mo
     const TimingResult* t = timing_in(e, mode);
     if (!eligible(e) || !t) continue;
     auto [it, fresh] = index.emplace(e.problem.name, out.size());
-    if (fresh) out.push_back({e.problem, mode, "", 0, "", 0, 0});
+    if (fresh) out.push_back({e.problem, mode, "", 0, "", 0, 0, {}});
     BestVariant& b = out[it->second];
     const double ns = t->total.median;
     ++b.candidates;
+    auto [m, first] = b.medians_ns.emplace(e.variant, ns);
+    if (!first) m->second = std::min(m->second, ns);
     if (b.variant.empty() || ns < b.median_ns) {
       b.runner_up = b.variant;
       b.runner_up_ns = b.median_ns;

@@ -3,6 +3,7 @@
 // table `gnbench tune` writes.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -20,6 +21,8 @@ struct BestVariant {
   std::string runner_up;  // the second lowest; empty when only one variant was timed
   double runner_up_ns = 0;
   size_t candidates = 0;  // entries compared
+  // Every compared variant's median (its lowest, where the run timed it twice).
+  std::map<std::string, double> medians_ns;
 };
 
 // "hot" when any entry has hot samples, else "cold"; "" when nothing was timed.
