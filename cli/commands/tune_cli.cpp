@@ -26,6 +26,7 @@ void add_input_options(CLI::App* c, TuneCli& t) {
   c->add_option("--from", t.from,
                 "Build the table from results files instead of a run (repeatable: a shape in "
                 "several takes the last file's measurement)")
+      ->allow_extra_args(false)  // one file per --from: what follows is a config
       ->check(CLI::ExistingFile);
   c->add_option("--mode", t.cmd.mode, "Whose medians choose: hot (back to back) or cold")
       ->capture_default_str()
