@@ -387,6 +387,29 @@ TEST(TuneCli, TableFromARunThenRunBest) {
   for (const auto& e : b["benchmarks"]) entries += e.contains("gnbench");
   EXPECT_EQ(entries, 2u);
   EXPECT_NE(best_run.out.find("unseen_flat -> "), std::string::npos) << best_run.out;
+
+  // A table that also times a build this gnbench lacks still runs, naming what it left out;
+  // one that times nothing this gnbench builds is a usage error.
+  std::ifstream tin(dir / "t.json");
+  json table = json::parse(tin);
+  table["entries"][0]["times"]["gn_retired_build"] = 0.001;
+  std::ofstream(dir / "t4.json") << table.dump();
+  auto retired = run_gnbench(RunSpec(
+      {"run", dir / "u.json", "--variant", "best", "--table", dir / "t4.json", "--no-timing", "-q"},
+      120));
+  EXPECT_EQ(retired.exit_code, 0) << retired.describe();
+  EXPECT_NE(retired.err.find("does not build, left out: gn_retired_build"), std::string::npos)
+      << retired.describe();
+  for (auto& e : table["entries"]) {
+    e["variant"] = "gn_retired_build";
+    e["times"] = {{"gn_retired_build", 1.0}};
+  }
+  std::ofstream(dir / "t5.json") << table.dump();
+  auto none = run_gnbench(RunSpec(
+      {"run", dir / "u.json", "--variant", "best", "--table", dir / "t5.json", "--no-timing"}, 60));
+  EXPECT_EQ(none.exit_code, 2) << none.describe();
+  EXPECT_NE(none.err.find("no entry times a variant this gnbench builds"), std::string::npos)
+      << none.describe();
 }
 
 TEST(TuneCli, UsageErrorsAreOneLineExit2) {

@@ -10,6 +10,7 @@
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
+#include "base/message_text.hpp"
 #include "base/output_target.hpp"
 #include "cli/bench/bench_runner.hpp"
 #include "cli/commands/commands.hpp"
@@ -279,7 +280,21 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
   }
 
   BenchOptions bench = cmd.bench;
-  if (cmd.table) use_dispatch_table(bench, read_dispatch_table(*cmd.table));
+  if (cmd.table) {
+    // A table from another gnbench may time builds this one does not have: the rest still
+    // choose (the dropped ones are named), as tune --from leaves them out.
+    DispatchTable table = read_dispatch_table(*cmd.table);
+    const auto dropped = keep_built_variants(table, bench.kernel_folders);
+    if (table.entries.empty())
+      throw ConfigError(cmd.table->string() +
+                        ": no entry times a variant this gnbench builds (it builds none of: " +
+                        join_bounded(dropped) + ")");
+    if (!dropped.empty())
+      std::cerr << "gnbench: note: " << cmd.table->string()
+                << ": variants this gnbench does not build, left out: " << join_bounded(dropped)
+                << "\n";
+    use_dispatch_table(bench, std::move(table));
+  }
   bench.context.stop = stop;  // so that a stop also ends a wait on an overrunning kernel
   const std::vector<std::string> devices = device_list(bench.context.device);
   if (cmd.coverage && devices.size() > 1)

@@ -2,7 +2,6 @@
 // write the fastest verified variant per shape as a dispatch table (docs/performance.md).
 #include <iostream>
 #include <optional>
-#include <set>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
@@ -11,7 +10,6 @@
 #include "cli/dispatch/dispatch_table.hpp"
 #include "cli/report/best_variants.hpp"
 #include "cli/report/results_json.hpp"
-#include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 
@@ -38,10 +36,7 @@ int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
     }
     // Stored files may time builds this gnbench no longer has; `run --variant best` could
     // not select them.
-    std::set<std::string> known;
-    for (const auto& v : load_manifests(cmd.run.bench.kernel_folders)) known.insert(v.name);
-    const auto dropped =
-        keep_known_variants(*table, [&](const std::string& v) { return known.count(v) > 0; });
+    const auto dropped = keep_built_variants(*table, cmd.run.bench.kernel_folders);
     if (!dropped.empty())
       std::cout << "left out (not built by this gnbench): " << join_bounded(dropped, 64) << "\n";
     if (table->entries.empty())

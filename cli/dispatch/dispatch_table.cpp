@@ -8,8 +8,10 @@
 
 #include "base/errors.hpp"
 #include "base/json_document.hpp"
+#include "base/message_text.hpp"
 #include "base/read_file.hpp"
 #include "cli/report/best_variants.hpp"
+#include "kernels/runtime/manifest.hpp"
 
 namespace gnbench {
 
@@ -182,6 +184,13 @@ std::vector<std::string> keep_known_variants(DispatchTable& table,
   return {dropped.begin(), dropped.end()};
 }
 
+std::vector<std::string> keep_built_variants(
+    DispatchTable& table, const std::vector<std::filesystem::path>& kernel_folders) {
+  std::set<std::string> built;
+  for (const auto& v : load_manifests(kernel_folders)) built.insert(v.name);
+  return keep_known_variants(table, [&](const std::string& v) { return built.count(v) > 0; });
+}
+
 nlohmann::json table_to_json(const DispatchTable& t) {
   nlohmann::json entries = nlohmann::json::array();
   for (const auto& e : t.entries) {
@@ -317,9 +326,9 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
   const DispatchEntry& at = *near[c.first].second;
   char ratio[32];
   std::snprintf(ratio, sizeof ratio, "%.3f", std::exp(c.log_sum / c.count));
-  return {chosen->first, "nearest " + at.problem + " (" + shape_text(at.shape) + "); " + ratio +
-                             "x the fastest over " + std::to_string(c.count) + " near shape" +
-                             (c.count == 1 ? "" : "s")};
+  return {chosen->first, "nearest " + printable(at.problem, 80) + " (" + shape_text(at.shape) +
+                             "); " + ratio + "x the fastest over " + std::to_string(c.count) +
+                             " near shape" + (c.count == 1 ? "" : "s")};
 }
 
 void use_dispatch_table(BenchOptions& bench, DispatchTable table) {

@@ -49,6 +49,9 @@ void merge_tables(DispatchTable& table, DispatchTable later, const std::string& 
 // the entries left with none. Returns the names dropped.
 std::vector<std::string> keep_known_variants(DispatchTable& table,
                                              const std::function<bool(const std::string&)>& known);
+// keep_known_variants with the variants the manifests in `kernel_folders` build.
+std::vector<std::string> keep_built_variants(
+    DispatchTable& table, const std::vector<std::filesystem::path>& kernel_folders);
 nlohmann::json table_to_json(const DispatchTable& table);
 // Throws ConfigError naming the file, the field and the value on anything malformed.
 DispatchTable read_dispatch_table(const std::filesystem::path& path);
