@@ -28,6 +28,7 @@ struct Shape {
     uint64_t r = 0;
     return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
   }
+  friend bool operator==(const Shape&, const Shape&) = default;
 };
 
 // How the three inputs are drawn. `kind` is one of distribution_kinds() (inputs/);

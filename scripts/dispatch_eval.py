@@ -12,7 +12,7 @@ With --train, the table is those files only and every other set is scored (a spa
 The regret of a choice is its hot median over the fastest verified variant's on that shape, in
 the left-out file. Two rules, on the shapes where both choices were timed:
 
-  v2  the rule of gnbench tune's version-2 tables (cli/dispatch/dispatch_table.cpp, mirrored
+  v2  the rule of gnbench tune's version-2 tables (cli/dispatch/dispatch_rule.cpp, mirrored
       here): the exact shape's fastest admitted variant, else each admitted variant's mean
       log(time / entry's fastest) over the 3 entries nearest in regime distance that timed it,
       among the 12 nearest (all entries when those timed none); lowest mean wins.

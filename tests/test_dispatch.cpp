@@ -10,6 +10,7 @@
 
 #include "base/errors.hpp"
 #include "cli/config/config_loader.hpp"
+#include "cli/dispatch/dispatch_rule.hpp"
 #include "cli/dispatch/dispatch_table.hpp"
 #include "cli/report/best_variants.hpp"
 #include "run_binary.hpp"

@@ -18,6 +18,7 @@
 #include "cli/commands/run_followup.hpp"
 #include "cli/config/config_loader.hpp"
 #include "cli/config/name_patterns.hpp"
+#include "cli/dispatch/dispatch_rule.hpp"
 #include "cli/dispatch/dispatch_table.hpp"
 #include "cli/report/best_variants.hpp"
 #include "cli/report/coverage_table.hpp"

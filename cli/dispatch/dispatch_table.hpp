@@ -1,18 +1,16 @@
-// A shape -> variant dispatch table: what `gnbench tune` measures and writes, what a framework
-// embeds, and what `run --variant best --table FILE` runs. Format and lookup rule in
-// docs/performance.md ("Dispatch tables").
+// A shape -> variant dispatch table: what `gnbench tune` measures and writes (the format),
+// what a framework embeds and what `run --variant best --table FILE` runs (dispatch_rule.hpp
+// chooses from it). Format and lookup rule in docs/performance.md ("Dispatch tables").
 #pragma once
 
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <ostream>
 #include <string>
 #include <vector>
 
 #include "base/problem.hpp"
-#include "cli/bench/bench_options.hpp"
 #include "cli/bench/records.hpp"
 
 namespace gnbench {
@@ -55,32 +53,5 @@ std::vector<std::string> keep_built_variants(
 nlohmann::json table_to_json(const DispatchTable& table);
 // Throws ConfigError naming the file, the field and the value on anything malformed.
 DispatchTable read_dispatch_table(const std::filesystem::path& path);
-
-struct DispatchChoice {
-  std::string variant;  // empty: no entry's variant admits the shape
-  std::string how;      // "exact" or "nearest <problem> (NxCxHW/G)"
-};
-// Exact shape first: its fastest variant that `admits` the shape (the variant's `when` on this
-// device). Otherwise the variants the shape admits are ranked by how they did on the nearest
-// shapes: each one's mean of log(its time / that shape's fastest time) over the (up to)
-// kNeighbours entries nearest in regime distance that timed it, looked for among the
-// kWindow nearest entries (among all entries when none of those timed an admitted variant).
-// The lowest mean wins; ties go to the variant timed on more of them, then to the one with the
-// nearer evidence, then the earlier entry. docs/performance.md, "Dispatch tables", gives the
-// distance and what the rule measured on shapes a table was not tuned on.
-DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
-                              const std::function<bool(const std::string&)>& admits);
-// Regime distance: |log2 M - log2 M'| + |log2 NG - log2 NG'| + (|log2 HW - log2 HW'| +
-// |log2 CPG - log2 CPG'|) / 2 + 4 when one has HW % 4 == 0 and the other not (M = C/G*HW,
-// NG = N*G, CPG = C/G).
-double regime_distance(const Shape& a, const Shape& b);
-constexpr size_t kNeighbours = 3;
-constexpr size_t kWindow = 4 * kNeighbours;
-
-// run --variant best: the table's variants become the selection and its choice the chooser.
-void use_dispatch_table(BenchOptions& bench, DispatchTable table);
-// One line per problem: the variant the table chose and how (exact shape or nearest entry).
-// In the run's problem order.
-void print_dispatch_choices(std::ostream& out, const RunRecords& records);
 
 }  // namespace gnbench
