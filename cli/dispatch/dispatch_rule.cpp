@@ -71,10 +71,10 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
       if (!(best_us > 0)) continue;  // a zero time ranks nothing
       for (const auto& [v, us] : e.times_us) {
         if (!ok(v)) continue;
-        auto [it, fresh] = scores.emplace(v, Score{0, 0, i});
-        if (it->second.count == kNeighbours) continue;
-        it->second.log_sum += std::log(us / best_us);
-        ++it->second.count;
+        Score& sc = scores.try_emplace(v, Score{0, 0, i}).first->second;
+        if (sc.count == kNeighbours) continue;
+        sc.log_sum += std::log(us / best_us);
+        ++sc.count;
       }
     }
   };
