@@ -305,6 +305,22 @@ TEST(DispatchTable, MergesLaterFilesAndDropsUnknownVariants) {
   EXPECT_DOUBLE_EQ(merged.entries[0].median_us, 4.0);
   EXPECT_TRUE(merged.entries[0].runner_up.empty());
   EXPECT_EQ(merged.entries[1].variant, "gone");
+
+  // One results file naming a shape twice: one entry, each variant at its lower median, the
+  // name of the faster measurement.
+  RunRecords r;
+  const Shape s{2, 64, 256, 8};
+  r.entries.push_back(timed("p", s, "a", Verdict::kPass, 10e3));
+  r.entries.push_back(timed("p", s, "b", Verdict::kPass, 12e3));
+  r.entries.push_back(timed("q", s, "a", Verdict::kPass, 9e3));
+  r.entries.push_back(timed("q", s, "c", Verdict::kPass, 20e3));
+  const DispatchTable one = table_from_records(r, "hot", "r.json");
+  ASSERT_EQ(one.entries.size(), 1u);
+  EXPECT_EQ(one.entries[0].problem, "q");
+  EXPECT_EQ(one.entries[0].variant, "a");
+  EXPECT_EQ(one.entries[0].runner_up, "b");
+  EXPECT_EQ(one.entries[0].times_us,
+            (std::map<std::string, double>{{"a", 9.0}, {"b", 12.0}, {"c", 20.0}}));
 }
 
 // models.json: enough shapes, each with its source, loadable, and covering the regimes the

@@ -49,6 +49,23 @@ struct Reader {
   }
 };
 
+// The entry's variant and runner-up from its times (the fastest and the second).
+void rank_times(DispatchEntry& e) {
+  e.variant.clear();
+  e.runner_up.clear();
+  for (const auto& [v, us] : e.times_us) {
+    if (e.variant.empty() || us < e.median_us) {
+      e.runner_up = e.variant;
+      e.runner_up_us = e.median_us;
+      e.variant = v;
+      e.median_us = us;
+    } else if (e.runner_up.empty() || us < e.runner_up_us) {
+      e.runner_up = v;
+      e.runner_up_us = us;
+    }
+  }
+}
+
 }  // namespace
 
 DispatchTable table_from_records(const RunRecords& records, const std::string& mode,
@@ -67,22 +84,12 @@ DispatchTable table_from_records(const RunRecords& records, const std::string& m
     if (same == t.entries.end()) {
       t.entries.push_back(std::move(e));
     } else {
-      // The same shape under two names: every variant keeps its lower median.
-      for (const auto& [v, us] : same->times_us)
-        e.times_us[v] = e.times_us.count(v) ? std::min(e.times_us[v], us) : us;
-      if (e.median_us >= same->median_us) {
-        e.problem = same->problem;
-        e.variant = same->variant;
-        e.median_us = same->median_us;
-      }
-      *same = std::move(e);
-      // The runner-up over the merged times.
-      same->runner_up.clear();
-      for (const auto& [v, us] : same->times_us)
-        if (v != same->variant && (same->runner_up.empty() || us < same->runner_up_us)) {
-          same->runner_up = v;
-          same->runner_up_us = us;
-        }
+      // The same shape under two names: every variant keeps its lower median, the entry the
+      // name of the faster one.
+      if (e.median_us < same->median_us) same->problem = e.problem;
+      for (const auto& [v, us] : e.times_us)
+        same->times_us[v] = same->times_us.count(v) ? std::min(same->times_us[v], us) : us;
+      rank_times(*same);
     }
   }
   if (t.entries.empty())
@@ -125,20 +132,7 @@ std::vector<std::string> keep_known_variants(DispatchTable& table,
         it = e.times_us.erase(it);
       }
     }
-    // The fastest and the runner-up among what is left.
-    e.variant.clear();
-    e.runner_up.clear();
-    for (const auto& [v, us] : e.times_us) {
-      if (e.variant.empty() || us < e.median_us) {
-        e.runner_up = e.variant;
-        e.runner_up_us = e.median_us;
-        e.variant = v;
-        e.median_us = us;
-      } else if (e.runner_up.empty() || us < e.runner_up_us) {
-        e.runner_up = v;
-        e.runner_up_us = us;
-      }
-    }
+    rank_times(e);
   }
   std::erase_if(table.entries, [](const DispatchEntry& e) { return e.times_us.empty(); });
   return {dropped.begin(), dropped.end()};
