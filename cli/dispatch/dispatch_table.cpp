@@ -71,8 +71,9 @@ void rank_times(DispatchEntry& e) {
 DispatchTable table_from_records(const RunRecords& records, const std::string& mode,
                                  const std::string& source) {
   DispatchTable t;
-  t.device = records.context.device.value("name", "?");
-  t.subgroup_size = records.context.device.value("subgroup_size", 0u);
+  const nlohmann::json& device = records.context.device;
+  t.device = device.is_object() ? device.value("name", "?") : "?";
+  t.subgroup_size = device.is_object() ? device.value("subgroup_size", 0u) : 0u;
   t.timing_mode = mode;
   t.gnbench_revision = records.context.git_revision;
   for (const auto& b : best_variants(records, mode)) {
