@@ -175,6 +175,64 @@ TEST(DispatchTable, RoundTripsAndRejectsMalformedFilesNamingTheField) {
   }
 }
 
+// Any node of a valid table replaced by a value of another type or range: read_dispatch_table
+// accepts it or throws ConfigError naming the file, never another exception.
+TEST(DispatchTable, MutatedTablesAreReadOrRefusedWithAConfigError) {
+  TempDir dir("dispatch_mutate");
+  DispatchTable t;
+  t.entries.push_back(timed_entry("p", {2, 64, 256, 8}, {{"a", 3.0}, {"b", 4.0}}));
+  t.entries.push_back(timed_entry("q", {4, 96, 1, 3}, {{"c", 1.5}}));
+  const json good = table_to_json(t);
+  const std::vector<json> values = {nullptr,
+                                    true,
+                                    -1,
+                                    0,
+                                    1,
+                                    4294967296ull,
+                                    1.5,
+                                    -0.0,
+                                    1e308,
+                                    "",
+                                    "x\n\x01y",
+                                    json::array(),
+                                    json::object(),
+                                    json::array({1, "a"}),
+                                    json{{"a", -1}}};
+  // Every path into the document (objects and arrays), to pick from.
+  std::vector<json::json_pointer> paths;
+  std::function<void(const json&, const json::json_pointer&)> walk =
+      [&](const json& j, const json::json_pointer& at) {
+        paths.push_back(at);
+        if (j.is_object())
+          for (const auto& [k, v] : j.items()) walk(v, at / k);
+        if (j.is_array())
+          for (size_t i = 0; i < j.size(); ++i) walk(j[i], at / i);
+      };
+  walk(good, json::json_pointer());
+  std::mt19937 rng(26);
+  const std::string path = dir / "t.json";
+  int refused = 0;
+  for (int round = 0; round < 400; ++round) {
+    json bad = good;
+    for (int k = 0; k < 1 + int(rng() % 2); ++k) {
+      const auto& at = paths[rng() % paths.size()];
+      if (at.empty() || !bad.contains(at)) continue;
+      bad[at] = values[rng() % values.size()];
+    }
+    std::ofstream(path) << bad.dump();
+    try {
+      read_dispatch_table(path);
+    } catch (const ConfigError& e) {
+      ++refused;
+      EXPECT_EQ(std::string(e.what()).rfind(path, 0), 0u) << e.what();
+      EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not a ConfigError: " << e.what() << " on " << bad.dump();
+    }
+  }
+  EXPECT_GT(refused, 200);
+}
+
 // A version-1 table (before `times`) still reads: its variant and runner-up are what it timed.
 TEST(DispatchTable, ReadsVersionOneTablesAsTheirTwoTimedVariants) {
   TempDir dir("dispatch_v1");

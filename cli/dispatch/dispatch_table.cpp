@@ -33,18 +33,19 @@ struct Reader {
                    const std::string& field) const {
     const auto& v = at(j, key, field);
     if (!v.is_string() || v.get<std::string>().empty())
-      fail(field, "= " + v.dump() + ": must be a non-empty string");
+      fail(field, "= " + printable(v.dump(), 80) + ": must be a non-empty string");
     return v.get<std::string>();
   }
   uint32_t count(const nlohmann::json& j, const std::string& key, const std::string& field) const {
     const auto& v = at(j, key, field);
     if (!v.is_number_unsigned() || v.get<uint64_t>() < 1 || v.get<uint64_t>() > 0xFFFFFFFFull)
-      fail(field, "= " + v.dump() + ": must be an integer in [1, 2^32-1]");
+      fail(field, "= " + printable(v.dump(), 80) + ": must be an integer in [1, 2^32-1]");
     return static_cast<uint32_t>(v.get<uint64_t>());
   }
   double time(const nlohmann::json& j, const std::string& key, const std::string& field) const {
     const auto& v = at(j, key, field);
-    if (!v.is_number() || !(v.get<double>() >= 0)) fail(field, "= " + v.dump() + ": must be >= 0");
+    if (!v.is_number() || !(v.get<double>() >= 0))
+      fail(field, "= " + printable(v.dump(), 80) + ": must be >= 0");
     return v.get<double>();
   }
 };
@@ -175,19 +176,35 @@ DispatchTable read_dispatch_table(const std::filesystem::path& path) {
   // The one strict reader: bounded, duplicate keys and depth refused, line:column in errors.
   const nlohmann::json doc = read_json_file(path.string(), "dispatch table");
   if (!doc.is_object()) throw ConfigError(path.string() + ": must be a JSON object");
-  if (doc.value("format", "") != kFormat)
-    r.fail("format", "= " + (doc.contains("format") ? doc["format"].dump() : "(missing)") +
-                         ": must be \"" + kFormat + "\" (a table written by gnbench tune)");
-  const int version =
-      doc.contains("version") && doc["version"].is_number_integer() ? doc["version"].get<int>() : 0;
+  if (!doc.contains("format") || doc["format"] != kFormat)
+    r.fail("format",
+           "= " + (doc.contains("format") ? printable(doc["format"].dump(), 80) : "(missing)") +
+               ": must be \"" + kFormat + "\" (a table written by gnbench tune)");
+  const int version = doc.contains("version") && doc["version"] == 1   ? 1
+                      : doc.contains("version") && doc["version"] == 2 ? 2
+                                                                       : 0;
   if (version != 1 && version != kVersion)
-    r.fail("version", "= " + (doc.contains("version") ? doc["version"].dump() : "(missing)") +
-                          ": this gnbench reads versions 1 and " + std::to_string(kVersion));
+    r.fail("version",
+           "= " + (doc.contains("version") ? printable(doc["version"].dump(), 80) : "(missing)") +
+               ": this gnbench reads versions 1 and " + std::to_string(kVersion));
   DispatchTable t;
-  t.device = doc.value("device", "");
-  t.subgroup_size = doc.value("subgroup_size", 0u);
-  t.timing_mode = doc.value("timing_mode", "");
-  t.gnbench_revision = doc.value("gnbench_revision", "");
+  // Descriptive fields: optional, but of their type when given.
+  auto optional_text = [&](const std::string& key) {
+    if (!doc.contains(key)) return std::string();
+    if (!doc[key].is_string())
+      r.fail(key, "= " + printable(doc[key].dump(), 80) + ": must be a string");
+    return doc[key].get<std::string>();
+  };
+  t.device = optional_text("device");
+  t.timing_mode = optional_text("timing_mode");
+  t.gnbench_revision = optional_text("gnbench_revision");
+  if (doc.contains("subgroup_size")) {
+    const auto& v = doc["subgroup_size"];
+    if (!v.is_number_unsigned() || v.get<uint64_t>() > 0xFFFFFFFFull)
+      r.fail("subgroup_size",
+             "= " + printable(v.dump(), 80) + ": must be an integer in [0, 2^32-1]");
+    t.subgroup_size = static_cast<uint32_t>(v.get<uint64_t>());
+  }
   const auto& list = r.at(doc, "entries", "entries");
   if (!list.is_array() || list.empty()) r.fail("entries", "must be a non-empty array");
   for (size_t i = 0; i < list.size(); ++i) {
@@ -216,10 +233,10 @@ DispatchTable read_dispatch_table(const std::filesystem::path& path) {
         r.fail(f + ".times", "must be a non-empty object of variant: median_us");
       for (const auto& [v, us] : times.items()) {
         if (v.empty()) r.fail(f + ".times", "has an empty variant name");
-        e.times_us[v] = r.time(times, v, f + ".times." + v);
+        e.times_us[v] = r.time(times, v, f + ".times." + printable(v, 80));
       }
       if (!e.times_us.count(e.variant))
-        r.fail(f + ".times", "lacks the entry's variant '" + e.variant + "'");
+        r.fail(f + ".times", "lacks the entry's variant '" + printable(e.variant, 80) + "'");
     }
     t.entries.push_back(std::move(e));
   }
