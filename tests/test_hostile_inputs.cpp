@@ -336,6 +336,51 @@ TEST(ResultsReader, EveryDamagedFieldIsAConfigErrorNamingTheFile) {
   }
 }
 
+// Any node of a valid results document replaced by a value of another type: accepted, or one
+// ConfigError line naming the file, and where the reader got to when the JSON library refused.
+TEST(ResultsReader, GeneratedDamageIsAConfigErrorNamingWhere) {
+  const nlohmann::json good = results_doc();
+  std::vector<nlohmann::json::json_pointer> paths;
+  std::function<void(const nlohmann::json&, const nlohmann::json::json_pointer&)> walk =
+      [&](const nlohmann::json& j, const nlohmann::json::json_pointer& at) {
+        if (!at.empty()) paths.push_back(at);
+        if (j.is_object())
+          for (const auto& [k, v] : j.items()) walk(v, at / k);
+        if (j.is_array())
+          for (size_t i = 0; i < std::min<size_t>(j.size(), 3); ++i) walk(j[i], at / i);
+      };
+  walk(good, nlohmann::json::json_pointer());
+  const std::vector<nlohmann::json> values = {nullptr,
+                                              true,
+                                              -1,
+                                              0,
+                                              2.5,
+                                              "",
+                                              "x",
+                                              nlohmann::json::array(),
+                                              nlohmann::json::object(),
+                                              nlohmann::json{{"a", 1}}};
+  std::mt19937 rng(2026);
+  int refused = 0;
+  for (int round = 0; round < 300; ++round) {
+    nlohmann::json doc = good;
+    doc[paths[rng() % paths.size()]] = values[rng() % values.size()];
+    const std::string err = config_error_of([&] {
+      validate_results_document(doc, "r.json");
+      results_from_json(doc, "r.json");
+    });
+    if (err.empty()) continue;
+    ++refused;
+    EXPECT_EQ(err.rfind("r.json: ", 0), 0u) << err;
+    EXPECT_TRUE(one_clean_line(err)) << err;
+    if (err.find("malformed gnbench results") != std::string::npos)
+      EXPECT_TRUE(err.find(" in context") != std::string::npos ||
+                  err.find(" in benchmarks[") != std::string::npos)
+          << err;
+  }
+  EXPECT_GT(refused, 100);
+}
+
 TEST(ResultsReader, FilesAreReadBoundedAndStrictly) {
   TempDir tmp("results");
   const std::string text = results_doc().dump(1);

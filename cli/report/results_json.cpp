@@ -328,33 +328,48 @@ RunRecords results_from_json(const json& doc, const std::string& source) {
     throw ConfigError(source + ": results schema version " + version.dump() +
                       ", this gnbench reads version " + std::to_string(kResultsSchemaVersion));
   RunRecords r;
+  std::string where = "context";  // what is being read: named in the error
   try {
     RunContext& c = r.context;
     c.date = doc["context"].value("date", "");
     c.host_name = doc["context"].value("host_name", "");
-    c.gnbench_version = g.at("version");
-    c.git_revision = g.at("git_revision");
-    c.build_type = g.at("build_type");
-    c.command_line = g.at("command_line");
-    c.device = g.at("device");
-    c.device_fingerprint = g.at("device_fingerprint");
-    c.copy_bandwidth = g.at("copy_bandwidth");
+    auto at = [&](const char* key) -> const json& {
+      where = std::string("context.gnbench.") + key;
+      return g.at(key);
+    };
+    c.gnbench_version = at("version");
+    c.git_revision = at("git_revision");
+    c.build_type = at("build_type");
+    c.command_line = at("command_line");
+    c.device = at("device");
+    c.device_fingerprint = at("device_fingerprint");
+    c.copy_bandwidth = at("copy_bandwidth");
     c.copy_gbps = c.copy_bandwidth.is_object() ? c.copy_bandwidth.value("gbps", 0.0) : 0.0;
-    c.validation = g.at("validation");
+    c.validation = at("validation");
+    where = "context.gnbench";
     c.validation_messages = g.value("validation_messages", uint64_t{0});
-    c.complete = g.at("complete");
-    c.configs = g.at("configs").get<std::vector<std::string>>();
-    c.timing_mode = g.at("timing_mode");
+    c.complete = at("complete");
+    c.configs = at("configs").get<std::vector<std::string>>();
+    c.timing_mode = at("timing_mode");
+    where = "context.gnbench";
     c.shard = g.value("shard", "");
     c.merged_from = g.value("merged_from", std::vector<std::string>{});
     c.pipeline_statistics = g.value("pipeline_statistics", nlohmann::json::object());
     c.dispatch_choices = g.value("dispatch_choices", nlohmann::json::object());
-    for (const auto& b : doc["benchmarks"])
-      if (b.contains("gnbench")) r.entries.push_back(entry_from_json(b["gnbench"]));
+    const json& benchmarks = doc["benchmarks"];
+    if (!benchmarks.is_array()) throw ConfigError(source + ": field 'benchmarks' must be an array");
+    for (size_t i = 0; i < benchmarks.size(); ++i) {
+      where = "benchmarks[" + std::to_string(i) + "].gnbench";
+      const json& b = benchmarks[i];
+      if (b.is_object() && b.contains("gnbench"))
+        r.entries.push_back(entry_from_json(b["gnbench"]));
+    }
   } catch (const json::exception& e) {
-    throw ConfigError(source + ": malformed gnbench results: " + printable(e.what()));
+    throw ConfigError(source + ": malformed gnbench results in " + where + ": " +
+                      printable(e.what()));
   } catch (const std::invalid_argument& e) {
-    throw ConfigError(source + ": malformed gnbench results: " + e.what());
+    throw ConfigError(source + ": malformed gnbench results in " + where + ": " +
+                      printable(e.what()));
   }
   derive_figures(r);
   return r;
