@@ -59,13 +59,38 @@ int masks_bits(uint masks[MASK_WORDS]) {
       if (4u * (v) + c_ < (E)) dst[c_] = buf[v][c_];                   \
   }
 
+// dst_x = bx[v], dst_dy = bdy[v] under one bounds test for both (components at or past element
+// E, in the tensor's partial last vec4, are not read and stay as they were). gn_team.comp's
+// masked loads; with LOAD_VEC4_BOUNDED twice, store included, its short-row builds ran 2-3x
+// slower (H200 run 32e).
+#define LOAD_PAIR_BOUNDED(dst_x, dst_dy, bx, bdy, v, E)                \
+  if (4u * (v) + 3u < (E)) {                                           \
+    dst_x = bx[v];                                                     \
+    dst_dy = bdy[v];                                                   \
+  } else {                                                             \
+    for (uint c = 0u; c < 4u; ++c)                                     \
+      if (4u * (v) + c < (E)) {                                        \
+        dst_x[c] = bx[v][c];                                           \
+        dst_dy[c] = bdy[v][c];                                         \
+      }                                                                \
+  }
+
 // MASK_LOADS (experiment switch, 0 = the form run 32 measured): how the on-chip builds issue
-// their slots' masked loads. 1: one bounds test for x and grad_out together (gn_team.comp's
-// form). 2: every slot's full vec4 loads first under one predicate, the tensor's partial last
-// vec4 fixed up after them, the masks applied after that.
+// their slots' masked loads. 1: LOAD_PAIR_BOUNDED. 2: every slot's full vec4 loads first under
+// one predicate (`vs[k]` its vec4, `valid` its bit), then MASKED_SLOTS_FINISH: the tensor's
+// partial last vec4, then the masks (x less K, the neighbours' elements zero).
 #ifndef MASK_LOADS
 #define MASK_LOADS 0
 #endif
+#define MASKED_SLOTS_FINISH(d, dy, vs, valid, bx, bdy, E, K)           \
+  [[unroll]] for (uint k_ = 0; k_ < SLOTS; ++k_) {                     \
+    if (((valid) >> k_ & 1u) != 0u && 4u * vs[k_] + 3u >= (E)) {       \
+      LOAD_PAIR_BOUNDED(d[k_], dy[k_], bx, bdy, vs[k_], E) /* still 0 */ \
+    }                                                                  \
+    const bvec4 in_k_ = MASKS_OF(k_);                                  \
+    d[k_] = mix(VZERO, d[k_] - (K), in_k_);                            \
+    dy[k_] = mix(VZERO, dy[k_], in_k_);                                \
+  }
 
 // buf[v] = val for the components `m` selects: one vec4 store when it selects all four.
 #if defined(MASK_STORE) && MASK_STORE == 1

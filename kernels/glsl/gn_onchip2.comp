@@ -228,16 +228,7 @@ void main() {
       if (ok) {
 #if defined(MASKED) && MASK_LOADS == 1
         const uint v = (lo >> 2u) + hw;
-        if (4u * v + 3u < E) {
-          d[k] = x_v[v];
-          dy[k] = dy_v[v];
-        } else {
-          for (uint c = 0u; c < 4u; ++c)
-            if (4u * v + c < E) {
-              d[k][c] = x_v[v][c];
-              dy[k][c] = dy_v[v][c];
-            }
-        }
+        LOAD_PAIR_BOUNDED(d[k], dy[k], x_v, dy_v, v, E)
         const bvec4 in_k = in_row(v, lo, HW);
         d[k] = mix(VZERO, d[k] - K, in_k);
         dy[k] = mix(VZERO, dy[k], in_k);
@@ -262,19 +253,7 @@ void main() {
     }
   }
 #if defined(MASKED) && MASK_LOADS == 2
-  // The tensor's partial last vec4 (no load past its end), then the masks.
-  [[unroll]] for (uint k = 0; k < SLOTS; ++k)
-    if (((valid >> k) & 1u) != 0u && 4u * vs[k] + 3u >= E)
-      for (uint c = 0u; c < 4u; ++c)
-        if (4u * vs[k] + c < E) {
-          d[k][c] = x_v[vs[k]][c];
-          dy[k][c] = dy_v[vs[k]][c];
-        }
-  [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-    const bvec4 in_k = MASKS_OF(k);
-    d[k] = mix(VZERO, d[k] - K, in_k);
-    dy[k] = mix(VZERO, dy[k], in_k);
-  }
+  MASKED_SLOTS_FINISH(d, dy, vs, valid, x_v, dy_v, E, K)
 #endif
 
 #if DY_SHARED > 0

@@ -91,18 +91,7 @@ void main() {
 #ifdef MASKED
     if (ok) {
       const uint v = base + h;
-      if (4u * v + 3u < E) {
-        d[k] = x_v[v];
-        dy[k] = dy_v[v];
-      } else {  // the tensor's last vec4 is partial: no load past its end
-        // (One test for both tensors, not gn_masked.glsl's LOAD_VEC4_BOUNDED twice: with the
-        // macros, store included, the short-row builds ran 2-3x slower, H200 run 32e.)
-        for (uint c = 0; c < 4u; ++c)
-          if (4u * v + c < E) {
-            d[k][c] = x_v[v][c];
-            dy[k][c] = dy_v[v][c];
-          }
-      }
+      LOAD_PAIR_BOUNDED(d[k], dy[k], x_v, dy_v, v, E)  // one test for both tensors
       const bvec4 in_k = INSIDE(k, h);
       d[k] = mix(VZERO, d[k] - K, in_k);
       dy[k] = mix(VZERO, dy[k], in_k);
