@@ -123,11 +123,7 @@ def main():
 
     def admits(key, v):
         if (key, v) not in admitted:
-            n, c, hw, g = key
-            env = dict(N=n, C=c, HW=hw, G=g, CPG=c // g, M=c // g * hw, E=n * c * hw,
-                       SUBGROUP=args.subgroup)
-            w = known[v]["when"]
-            admitted[(key, v)] = not w or bool(vc.evaluate(w, env))
+            admitted[(key, v)] = vc.admits(known[v], *key, args.subgroup)
         return admitted[(key, v)]
 
     def table_from(names):

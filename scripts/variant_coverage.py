@@ -31,6 +31,12 @@ def evaluate(expr, v):
     return int(eval(py, {"__builtins__": {}}, env))
 
 
+def admits(variant, n, c, hw, g, subgroup):
+    """Whether `variant` (an entry of load_variants) has a `when` that admits the shape."""
+    v = dict(N=n, C=c, HW=hw, G=g, CPG=c // g, M=c // g * hw, E=n * c * hw, SUBGROUP=subgroup)
+    return not variant["when"] or bool(evaluate(variant["when"], v))
+
+
 def load_variants(extra_dirs):
     # gnbench lists the variants (families expanded) as it loads them: $GNBENCH, else
     # build/gnbench of this checkout, else gnbench on PATH.
@@ -59,13 +65,11 @@ def main():
     for path in args.configs:
         for p in json.load(open(path))["problems"]:
             N, C, HW, G = p["batch"], p["channels"], p["spatial"], p["groups"]
-            v = dict(N=N, C=C, HW=HW, G=G, CPG=C // G, M=C // G * HW, E=N * C * HW,
-                     SUBGROUP=args.subgroup)
-            ok = [x["name"] for x in variants if not x["when"] or evaluate(x["when"], v)]
+            ok = [x["name"] for x in variants if admits(x, N, C, HW, G, args.subgroup)]
             ok.sort(key=rank)
             fast = [n for n in ok if n != "seed"]
             first = fast[0] if fast else "seed only"
-            print(f"{p['name']:40s} M={v['M']:<8d} NG={N * G:<7d} HW%4={HW % 4} "
+            print(f"{p['name']:40s} M={C // G * HW:<8d} NG={N * G:<7d} HW%4={HW % 4} "
                   f"first: {first:22s} admitted: {', '.join(n for n in ok if n != 'seed')}")
 
 

@@ -67,13 +67,7 @@ class DispatchEvalMirrorsGnbench(unittest.TestCase):
         compared = 0
         for p in problems:
             key = (p["batch"], p["channels"], p["spatial"], p["groups"])
-            env = dict(N=key[0], C=key[1], HW=key[2], G=key[3], CPG=key[1] // key[3],
-                       M=key[1] // key[3] * key[2], E=key[0] * key[1] * key[2], SUBGROUP=sg)
-
-            def ok(v):
-                w = names[v]["when"]
-                return not w or bool(vc.evaluate(w, env))
-
+            ok = lambda v, key=key: vc.admits(names[v], *key, sg)  # noqa: E731
             mine = dispatch_eval.choose_v2(entries, key, ok) or ""
             self.assertEqual(choices[p["name"]]["variant"], mine, f"{p['name']} {key}")
             compared += bool(mine)
