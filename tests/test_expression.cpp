@@ -3,7 +3,9 @@
 // that quotes the expression.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <limits>
 #include <random>
@@ -39,7 +41,11 @@ void expect_error(const std::string& text, std::initializer_list<std::string> pi
                   const Variables& vars = {}) {
   const std::string msg = error_of(text, vars);
   SCOPED_TRACE("expression: " + text + "\nmessage: " + msg);
-  EXPECT_EQ(msg.rfind(kWhere + ": expression '" + text + "'", 0), 0u);
+  // Long expressions are quoted by their start and length, so the reason stays in view.
+  const std::string quote = text.size() <= 200 ? "'" + text + "'"
+                                               : "'" + text.substr(0, 120) + "...' (" +
+                                                     std::to_string(text.size()) + " characters)";
+  EXPECT_EQ(msg.rfind(kWhere + ": expression " + quote, 0), 0u);
   EXPECT_EQ(msg.find('\n'), std::string::npos);
   for (const auto& piece : pieces) EXPECT_NE(msg.find(piece), std::string::npos) << piece;
 }
@@ -284,6 +290,81 @@ TEST(Expression, ExplainFalseStatesWhatHolds) {
             "CPG=1 HW=0 N=0: (HW || N) == 0");
   EXPECT_EQ(Expression("HW || N", kWhere).explain_false({{"HW", 0}, {"N", 0}}),
             "HW=0 N=0: (HW || N) == 0");
+}
+
+// Parsing and evaluating recurse, so nesting is bounded with a ConfigError, never a crash:
+// parentheses, unary minus and calls at most 64 levels deep, trees at most 512 operations
+// high (a flat sum of 600 terms is one), text at most 16384 characters.
+TEST(Expression, NestingIsBoundedNotTheLength) {
+  auto wrap = [](int depth, const std::string& open, const std::string& inner,
+                 const std::string& close) {
+    std::string text;
+    for (int i = 0; i < depth; ++i) text += open;
+    text += inner;
+    for (int i = 0; i < depth; ++i) text += close;
+    return text;
+  };
+  for (int depth : {1, 17, 64}) {
+    EXPECT_EQ(eval(wrap(depth, "(", "N", ")"), kShape), 2);
+    EXPECT_EQ(eval(wrap(depth, "-", "1", "")), depth % 2 ? -1 : 1);
+    EXPECT_EQ(eval(wrap(depth, "max(1, ", "C", ")"), kShape), 64);
+  }
+  for (int depth : {65, 2000}) {  // 2000 calls: 14000 characters, under the length bound
+    for (const std::string& text : {wrap(depth, "(", "1", ")"), wrap(depth, "- ", "1", ""),
+                                    wrap(depth, "min(1, ", "1", ")")}) {
+      expect_error(text, {"nested deeper than 64 levels"});
+      EXPECT_LT(error_of(text).size(), 400u);  // quoted by its start: the reason stays in view
+    }
+  }
+  auto sum_of_ones = [](int terms) {
+    std::string text = "1";
+    for (int i = 1; i < terms; ++i) text += " + 1";
+    return text;
+  };
+  EXPECT_EQ(eval(sum_of_ones(500)), 500);
+  expect_error(sum_of_ones(600), {"nested deeper than 512 operations"});
+  const std::string too_long = "1" + std::string(16384, ' ');
+  const std::string msg = error_of(too_long);
+  EXPECT_NE(msg.find("longer than 16384 characters"), std::string::npos) << msg;
+}
+
+// Long expressions of moderate depth (a family's tile geometry chosen among candidates runs to
+// thousands of characters) parse and evaluate like the arithmetic they spell: random balanced
+// trees of min / max / ceil_div / + / * over the shape's names, checked against C++.
+TEST(Expression, LongGeneratedExpressionsEvaluate) {
+  std::mt19937_64 rng(20261205);
+  std::function<std::pair<std::string, int64_t>(int)> make = [&](int depth) {
+    if (depth == 0 || rng() % 8 == 0) {
+      static const std::pair<const char*, int64_t> kLeaves[] = {
+          {"N", 2}, {"C", 64}, {"HW", 256}, {"G", 8}, {"CPG", 8}};
+      if (rng() % 2) {
+        const int64_t literal = static_cast<int64_t>(rng() % 50 + 1);
+        return std::pair<std::string, int64_t>(std::to_string(literal), literal);
+      }
+      const auto& leaf = kLeaves[rng() % 5];
+      return std::pair<std::string, int64_t>(leaf.first, leaf.second);
+    }
+    auto [a, va] = make(depth - 1);
+    auto [b, vb] = make(depth - 1);
+    switch (rng() % 5) {
+      case 0: return std::pair<std::string, int64_t>("min(" + a + ", " + b + ")", std::min(va, vb));
+      case 1: return std::pair<std::string, int64_t>("max(" + a + ", " + b + ")", std::max(va, vb));
+      case 2:
+        return std::pair<std::string, int64_t>("ceil_div(" + a + ", " + b + ")",
+                                               (va + vb - 1) / vb);
+      case 3: return std::pair<std::string, int64_t>("(" + a + " + " + b + ")", va + vb);
+      default: return std::pair<std::string, int64_t>("(" + a + " % " + b + " + 1)", va % vb + 1);
+    }
+  };
+  int long_ones = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const auto [text, value] = make(9);
+    if (text.size() > 16384) continue;
+    long_ones += text.size() > 1000;
+    SCOPED_TRACE(text);
+    EXPECT_EQ(eval(text, kShape), value);
+  }
+  EXPECT_GT(long_ones, 20);  // the generator reaches past the old 1000-character limit
 }
 
 TEST(Expression, ErrorsAreConfigErrors) {

@@ -1,5 +1,6 @@
 #include "kernels/runtime/expression.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
@@ -16,12 +17,28 @@ struct Expression::Node {
   std::vector<std::shared_ptr<const Node>> args;
   size_t begin = 0, end = 0;  // its text in the expression, for explain_false()
   bool grouped = false;       // written in parentheses
+  int height = 1;             // of its subtree: evaluating recurses this deep
 };
 
 namespace {
 
 using NodePtr = std::shared_ptr<const Expression::Node>;
 using Kind = Expression::Node::Kind;
+
+// Parsing, evaluating and freeing recurse along the tree, so both the nesting the parser
+// descends (parentheses, calls, unary minus) and the tree's height are bounded (found by
+// fuzzing: 3000 nested parentheses overflowed the stack); the length only bounds the work.
+constexpr size_t kMaxExprLength = 16384;
+constexpr int kMaxExprNesting = 64;
+constexpr int kMaxExprHeight = 512;
+
+// An expression as messages quote it: whole, or its start where it is long (expanded family
+// templates run to thousands of characters), so that what went wrong stays in view.
+std::string quoted_expression(const std::string& text) {
+  constexpr size_t kWhole = 200, kStart = 120;
+  if (text.size() <= kWhole) return "'" + text + "'";
+  return "'" + text.substr(0, kStart) + "...' (" + std::to_string(text.size()) + " characters)";
+}
 
 // Recursive descent, one function per precedence level.
 class Parser {
@@ -42,7 +59,7 @@ class Parser {
   static constexpr int kLevelCount = 6;
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw ConfigError(where_ + ": expression '" + text_ + "'" + context_ + ": " + what +
+    throw ConfigError(where_ + ": expression " + quoted_expression(text_) + context_ + ": " + what +
                       " at column " + std::to_string(pos_ + 1));
   }
   void skip_space() {
@@ -73,15 +90,33 @@ class Parser {
       left = spanned({Kind::kBinary, 0, matched, {left, right}}, left->begin, right->end);
     }
   }
-  static NodePtr spanned(Expression::Node node, size_t begin, size_t end) {
+  NodePtr spanned(Expression::Node node, size_t begin, size_t end) const {
     node.begin = begin;
     node.end = end;
+    for (const auto& arg : node.args) node.height = std::max(node.height, arg->height + 1);
+    if (node.height > kMaxExprHeight)
+      fail("nested deeper than " + std::to_string(kMaxExprHeight) + " operations");
     return std::make_shared<Expression::Node>(std::move(node));
   }
+  // Counts one level of the parser's descent while it lives.
+  class Nested {
+   public:
+    explicit Nested(Parser& p) : p_(p) {
+      if (++p_.nesting_ > kMaxExprNesting)
+        p_.fail("nested deeper than " + std::to_string(kMaxExprNesting) + " levels");
+    }
+    ~Nested() { --p_.nesting_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    Parser& p_;
+  };
   NodePtr parse_unary() {
     skip_space();
     const size_t begin = pos_;
     if (accept("-")) {
+      const Nested nested(*this);
       NodePtr operand = parse_unary();
       return spanned({Kind::kUnary, 0, "-", {operand}}, begin, operand->end);
     }
@@ -93,6 +128,7 @@ class Parser {
     char ch = text_[pos_];
     const size_t begin = pos_;
     if (accept("(")) {
+      const Nested nested(*this);
       NodePtr inner = parse_binary(0);
       if (!accept(")")) fail("expected ')'");
       Expression::Node group = *inner;
@@ -121,6 +157,7 @@ class Parser {
         pos_ = start;
         fail("unknown function '" + name + "' (known: ceil_div, min, max)");
       }
+      const Nested nested(*this);
       std::vector<NodePtr> args{parse_binary(0)};
       if (!accept(",")) fail("expected ',' in " + name + "()");
       args.push_back(parse_binary(0));
@@ -133,6 +170,7 @@ class Parser {
   const std::string& text_;
   const std::string& where_;
   const std::string& context_;
+  int nesting_ = 0;
   size_t pos_ = 0;
 };
 
@@ -233,12 +271,9 @@ std::string negated(const Expression::Node& node, const std::string& text) {
 
 Expression::Expression(std::string text, const std::string& where)
     : text_(std::move(text)), where_(where) {
-  // Parsing, evaluating and freeing recurse along the tree: a bounded length bounds the depth
-  // (found by fuzzing: 3000 nested parentheses overflowed the stack).
-  constexpr size_t kMaxLength = 1000;
-  if (text_.size() > kMaxLength)
-    throw ConfigError(where_ + ": expression '" + text_.substr(0, 40) + "...' is longer than " +
-                      std::to_string(kMaxLength) + " characters");
+  if (text_.size() > kMaxExprLength)
+    throw ConfigError(where_ + ": expression " + quoted_expression(text_) + " is longer than " +
+                      std::to_string(kMaxExprLength) + " characters");
   root_ = Parser(text_, where_, "").parse();
 }
 Expression::~Expression() = default;
@@ -248,7 +283,7 @@ Expression::Expression(const Expression&) = default;
 Expression& Expression::operator=(const Expression&) = default;
 
 int64_t Expression::evaluate(const Variables& variables) const {
-  return eval(*root_, variables, where_ + ": expression '" + text_ + "'");
+  return eval(*root_, variables, where_ + ": expression " + quoted_expression(text_));
 }
 
 std::set<std::string> Expression::names() const {
@@ -258,7 +293,7 @@ std::set<std::string> Expression::names() const {
 }
 
 std::string Expression::explain_false(const Variables& variables) const {
-  const std::string prefix = where_ + ": expression '" + text_ + "'";
+  const std::string prefix = where_ + ": expression " + quoted_expression(text_);
   std::string values;
   for (const auto& name : names()) {
     auto it = variables.find(name);
