@@ -226,17 +226,14 @@ void main() {
       }
 #else
       if (ok) {
-#if defined(MASKED) && MASK_LOADS == 1
+#ifdef MASKED
         const uint v = (lo >> 2u) + hw;
+#if MASK_LOADS == 1
         LOAD_PAIR_BOUNDED(d[k], dy[k], x_v, dy_v, v, E)
-        const bvec4 in_k = in_row(v, lo, HW);
-        d[k] = mix(VZERO, d[k] - K, in_k);
-        dy[k] = mix(VZERO, dy[k], in_k);
-        MASKS_ADD(in_k, k);
-#elif defined(MASKED)
-        const uint v = (lo >> 2u) + hw;
+#else
         LOAD_VEC4_BOUNDED(d[k], x_v, v, E)
         LOAD_VEC4_BOUNDED(dy[k], dy_v, v, E)
+#endif
         const bvec4 in_k = in_row(v, lo, HW);
         d[k] = mix(VZERO, d[k] - K, in_k);
         dy[k] = mix(VZERO, dy[k], in_k);
