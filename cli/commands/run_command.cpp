@@ -285,11 +285,7 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     // A table from another gnbench may time builds this one does not have: the rest still
     // choose (the dropped ones are named), as tune --from leaves them out.
     DispatchTable table = read_dispatch_table(*cmd.table);
-    const auto dropped = keep_built_variants(table, bench.kernel_folders);
-    if (table.entries.empty())
-      throw ConfigError(cmd.table->string() +
-                        ": no entry times a variant this gnbench builds (it builds none of: " +
-                        join_bounded(dropped) + ")");
+    const auto dropped = keep_built_variants(table, bench.kernel_folders, cmd.table->string());
     if (!dropped.empty())
       std::cerr << "gnbench: note: " << cmd.table->string()
                 << ": variants this gnbench does not build, left out: " << join_bounded(dropped)

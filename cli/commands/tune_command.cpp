@@ -36,11 +36,9 @@ int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
     }
     // Stored files may time builds this gnbench no longer has; `run --variant best` could
     // not select them.
-    const auto dropped = keep_built_variants(*table, cmd.run.bench.kernel_folders);
+    const auto dropped = keep_built_variants(*table, cmd.run.bench.kernel_folders, "tune --from");
     if (!dropped.empty())
       std::cout << "left out (not built by this gnbench): " << join_bounded(dropped, 64) << "\n";
-    if (table->entries.empty())
-      throw ConfigError("tune --from: no entry times a variant this gnbench builds");
     write_table_file(*table);
     return 0;
   }

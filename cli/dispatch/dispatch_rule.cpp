@@ -2,20 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <map>
 
+#include "base/format.hpp"
 #include "base/message_text.hpp"
 
 namespace gnbench {
 
 namespace {
-
-std::string shape_text(const Shape& s) {
-  return std::to_string(s.batch) + "x" + std::to_string(s.channels) + "x" +
-         std::to_string(s.spatial) + "/" + std::to_string(s.groups);
-}
 
 // Entry `e`'s fastest time over the variants `ok` accepts (infinity when none).
 template <typename Ok>
@@ -92,11 +87,10 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
     if (better(it->second, chosen->second)) chosen = it;
   const Score& c = chosen->second;
   const DispatchEntry& at = *near[c.first].second;
-  char ratio[32];
-  std::snprintf(ratio, sizeof ratio, "%.3f", std::exp(c.log_sum / c.count));
-  return {chosen->first, "nearest " + printable(at.problem, 80) + " (" + shape_text(at.shape) +
-                             "); " + ratio + "x the fastest over " + std::to_string(c.count) +
-                             " near shape" + (c.count == 1 ? "" : "s")};
+  return {chosen->first, "nearest " + printable(at.problem, 80) + " (" + shape_label(at.shape) +
+                             "); " + format("%.3f", std::exp(c.log_sum / c.count)) +
+                             "x the fastest over " + std::to_string(c.count) + " near shape" +
+                             (c.count == 1 ? "" : "s")};
 }
 
 void use_dispatch_table(BenchOptions& bench, DispatchTable table) {

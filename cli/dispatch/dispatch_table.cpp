@@ -78,9 +78,11 @@ DispatchTable table_from_records(const RunRecords& records, const std::string& m
   t.timing_mode = mode;
   t.gnbench_revision = records.context.git_revision;
   for (const auto& b : best_variants(records, mode)) {
-    DispatchEntry e{b.problem.name, b.problem.shape,      b.variant, b.median_ns / 1e3,
-                    b.runner_up,    b.runner_up_ns / 1e3, {}};
+    DispatchEntry e;
+    e.problem = b.problem.name;
+    e.shape = b.problem.shape;
     for (const auto& [v, ns] : b.medians_ns) e.times_us[v] = ns / 1e3;
+    rank_times(e);
     auto same = std::find_if(t.entries.begin(), t.entries.end(),
                              [&](const DispatchEntry& x) { return x.shape == e.shape; });
     if (same == t.entries.end()) {
@@ -141,10 +143,17 @@ std::vector<std::string> keep_known_variants(DispatchTable& table,
 }
 
 std::vector<std::string> keep_built_variants(
-    DispatchTable& table, const std::vector<std::filesystem::path>& kernel_folders) {
+    DispatchTable& table, const std::vector<std::filesystem::path>& kernel_folders,
+    const std::string& source) {
   std::set<std::string> built;
   for (const auto& v : load_manifests(kernel_folders)) built.insert(v.name);
-  return keep_known_variants(table, [&](const std::string& v) { return built.count(v) > 0; });
+  auto dropped =
+      keep_known_variants(table, [&](const std::string& v) { return built.count(v) > 0; });
+  if (table.entries.empty())
+    throw ConfigError(source +
+                      ": no entry times a variant this gnbench builds (it builds none of: " +
+                      join_bounded(dropped) + ")");
+  return dropped;
 }
 
 nlohmann::json table_to_json(const DispatchTable& t) {

@@ -47,9 +47,11 @@ void merge_tables(DispatchTable& table, DispatchTable later, const std::string& 
 // the entries left with none. Returns the names dropped.
 std::vector<std::string> keep_known_variants(DispatchTable& table,
                                              const std::function<bool(const std::string&)>& known);
-// keep_known_variants with the variants the manifests in `kernel_folders` build.
+// keep_known_variants with the variants the manifests in `kernel_folders` build; throws
+// ConfigError naming `source` when no entry is left.
 std::vector<std::string> keep_built_variants(
-    DispatchTable& table, const std::vector<std::filesystem::path>& kernel_folders);
+    DispatchTable& table, const std::vector<std::filesystem::path>& kernel_folders,
+    const std::string& source);
 nlohmann::json table_to_json(const DispatchTable& table);
 // Throws ConfigError naming the file, the field and the value on anything malformed.
 DispatchTable read_dispatch_table(const std::filesystem::path& path);
