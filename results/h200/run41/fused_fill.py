@@ -7,13 +7,12 @@ Run from the repository root: python3 results/h200/run41/fused_fill.py [MB]"""
 import glob
 import gzip
 import json
+import os
 import statistics
 import sys
 
-
-def cd(a, b):
-    return -(-a // b)
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from select_fusedt import cd, geometry, tiles_fused  # noqa: E402 (the same tile geometry)
 
 min_mb = float(sys.argv[1]) if len(sys.argv) > 1 else 30
 rows, seen = [], set()
@@ -35,13 +34,11 @@ for path in sorted(glob.glob('results/h200/run*/*.json.gz')):
         if not p or p['spatial'] % 4:
             continue
         n, c, hw, groups = p['batch'], p['channels'], p['spatial'], p['groups']
-        cpg, cpr = c // groups, max(1, cd(hw // 4, 32))
+        cpg, (cpr, tile) = c // groups, geometry(p)
         if (n, c, hw, groups) in seen or 4 * n * c * hw / 1e6 < min_mb or cpg * hw < 32768:
             continue
         seen.add((n, c, hw, groups))
-        rows_per_tile = max(1, min(min(cpg, 1024), 32 // cpr))
-        tiles = cd(cpg, rows_per_tile) * cd(cpr, cd(cpr, cd(cpr, 32)))
-        fill = cpg * cpr / (tiles * 32)
+        fill = cpg * cpr / (tiles_fused(cpg, cpr, tile) * tile)
         rows.append((fill, g['actual_bytes'] / (b['real_time'] * 1e-6) / 1e9 / bw, p['name'], path))
 print(f'gn_fused_v4, hot, shapes of >= {min_mb:g} MB with groups of >= 32768 elements: {len(rows)}')
 print('tile fill    shapes  median % of copy')

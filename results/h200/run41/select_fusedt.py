@@ -38,23 +38,28 @@ def differs(p):
     return cpg * p['spatial'] >= 32768 and tiles_fusedt(cpg, cpr, tile) < tiles_fused(cpg, cpr, tile)
 
 
-models = json.load(open('configs/models.json'))
-sel = [p for p in models['problems'] if differs(p) or p['name'] in CONTROLS]
-out = {k: v for k, v in models.items() if k != 'problems'}
-out['description'] = ("configs/models.json's shapes with groups of >= 32768 elements where gn_fusedt's "
-                      "fewest-tiles geometry (subgroup 32) cuts fewer tiles than gn_fused's, and two where "
-                      "it cuts the same (sd15_unet_640x64x64_b8, sd_vae_256x256x256_b1: the twins must time "
-                      "as the shipped builds)")
-out['problems'] = sel
-json.dump(out, open('results/h200/run41/fusedt_models.json', 'w'), indent=1)
+def main():
+    models = json.load(open('configs/models.json'))
+    sel = [p for p in models['problems'] if differs(p) or p['name'] in CONTROLS]
+    out = {k: v for k, v in models.items() if k != 'problems'}
+    out['description'] = ("configs/models.json's shapes with groups of >= 32768 elements where gn_fusedt's "
+                          "fewest-tiles geometry (subgroup 32) cuts fewer tiles than gn_fused's, and two where "
+                          "it cuts the same (sd15_unet_640x64x64_b8, sd_vae_256x256x256_b1: the twins must time "
+                          "as the shipped builds)")
+    out['problems'] = sel
+    json.dump(out, open('results/h200/run41/fusedt_models.json', 'w'), indent=1)
 
-draw = json.loads(subprocess.run(['python3', 'scripts/gen_shapes.py', '73', '20000', '--spatial', '256', '16384'],
-                                 check=True, capture_output=True, text=True).stdout)
-aligned = [p for p in draw['problems'] if p['spatial'] % 4 == 0 and differs(p)][:16]
-odd = [p for p in draw['problems'] if p['spatial'] % 4 != 0 and differs(p)][:12]
-draw['description'] = ("gen_shapes.py 73 20000 --spatial 256 16384, then the first 16 shapes with HW % 4 == 0 "
-                       "and the first 12 with HW % 4 != 0 that have groups of >= 32768 elements and where "
-                       "gn_fusedt's fewest-tiles geometry (subgroup 32) cuts fewer tiles than gn_fused's "
-                       "(held out: drawn after the gn_fusedt experiment was written)")
-draw['problems'] = aligned + odd
-json.dump(draw, open('results/h200/run41/fusedt73.json', 'w'), indent=1)
+    draw = json.loads(subprocess.run(['python3', 'scripts/gen_shapes.py', '73', '20000', '--spatial', '256', '16384'],
+                                     check=True, capture_output=True, text=True).stdout)
+    aligned = [p for p in draw['problems'] if p['spatial'] % 4 == 0 and differs(p)][:16]
+    odd = [p for p in draw['problems'] if p['spatial'] % 4 != 0 and differs(p)][:12]
+    draw['description'] = ("gen_shapes.py 73 20000 --spatial 256 16384, then the first 16 shapes with HW % 4 == 0 "
+                           "and the first 12 with HW % 4 != 0 that have groups of >= 32768 elements and where "
+                           "gn_fusedt's fewest-tiles geometry (subgroup 32) cuts fewer tiles than gn_fused's "
+                           "(held out: drawn after the gn_fusedt experiment was written)")
+    draw['problems'] = aligned + odd
+    json.dump(draw, open('results/h200/run41/fusedt73.json', 'w'), indent=1)
+
+
+if __name__ == '__main__':
+    main()
