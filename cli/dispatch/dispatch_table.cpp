@@ -189,10 +189,10 @@ DispatchTable read_dispatch_table(const std::filesystem::path& path) {
     r.fail("format",
            "= " + (doc.contains("format") ? printable(doc["format"].dump(), 80) : "(missing)") +
                ": must be \"" + kFormat + "\" (a table written by gnbench tune)");
-  const int version = doc.contains("version") && doc["version"] == 1   ? 1
-                      : doc.contains("version") && doc["version"] == 2 ? 2
-                                                                       : 0;
-  if (version != 1 && version != kVersion)
+  int version = 0;  // the versions this gnbench reads: 1 and kVersion
+  for (const int v : {1, kVersion})
+    if (doc.contains("version") && doc["version"] == v) version = v;
+  if (version == 0)
     r.fail("version",
            "= " + (doc.contains("version") ? printable(doc["version"].dump(), 80) : "(missing)") +
                ": this gnbench reads versions 1 and " + std::to_string(kVersion));
