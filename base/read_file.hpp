@@ -9,8 +9,13 @@
 
 namespace gnbench {
 
+// The most bytes gnbench reads from one config, manifest or shader, and from one results
+// file (its text, after gunzip: a merge of several full runs fits, a zip bomb does not).
+inline constexpr size_t kMaxInputBytes = size_t{64} << 20;
+inline constexpr size_t kMaxResultsBytes = size_t{256} << 20;
+
 // Throws ConfigError "<path>: cannot read <what>: <reason>".
 std::string read_input_file(const std::filesystem::path& path, const std::string& what,
-                            size_t max_bytes = size_t{64} << 20);
+                            size_t max_bytes = kMaxInputBytes);
 
 }  // namespace gnbench

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 
 #include "base/errors.hpp"
 #include "cli/compare/compare.hpp"
@@ -109,7 +110,7 @@ TEST(Compare, SlowerByAboutTheThresholdIsInconclusive) {
   EXPECT_GT(t.lo, 0);
   EXPECT_LT(t.lo, 0.05);
   EXPECT_GT(t.hi, 0.05);
-  EXPECT_TRUE(t.significantly_slower());
+  EXPECT_TRUE(t.inconclusive);
   EXPECT_EQ(r.exit_code, kCompareInconclusive);
 }
 
@@ -252,7 +253,7 @@ TEST(Compare, SlowerWinsOverInconclusive) {
   EXPECT_EQ(r.exit_code, kCompareSlower);
 }
 
-TEST(Compare, TooFewSamplesCannotBeSignificant) {
+TEST(Compare, TooFewSamplesCannotConfirmNorPassASlowdown) {
   RunRecords base = run({entry("p", "v", {100e3, 100e3})});
   RunRecords cur = run({entry("p", "v", {150e3, 150e3})});
   ComparisonReport r = compare_runs(base, cur, {});
@@ -260,7 +261,51 @@ TEST(Compare, TooFewSamplesCannotBeSignificant) {
   EXPECT_EQ(t.verdict, TimeVerdict::kNoisy);
   EXPECT_TRUE(std::isinf(t.lo) && std::isinf(t.hi));
   EXPECT_NE(t.reason.find("too few samples"), std::string::npos) << t.reason;
-  EXPECT_EQ(r.exit_code, kCompareOk);  // no evidence either way
+  // An unbounded interval is no evidence of "ok": the estimate (+50 %) decides inconclusive.
+  EXPECT_TRUE(t.inconclusive);
+  EXPECT_EQ(r.exit_code, kCompareInconclusive);
+  // The same few samples unchanged: nothing suggests a slowdown.
+  EXPECT_EQ(compare_runs(base, base, {}).exit_code, kCompareOk);
+}
+
+TEST(Compare, AnIncompleteCurrentRunIsAtBestInconclusive) {
+  RunRecords base = run({entry("p", "v", spread(100e3, 0.5e3)), entry("q", "v", spread(1e3, 1))});
+  RunRecords cur = run({entry("p", "v", spread(100e3, 0.5e3))});
+  EXPECT_EQ(compare_runs(base, cur, {}).exit_code, kCompareOk);  // a config that changed
+  cur.context.complete = false;  // a run that was stopped: q was never judged
+  EXPECT_EQ(compare_runs(base, cur, {}).exit_code, kCompareInconclusive);
+  // Nothing in common (an empty interrupted run, another config): nothing to compare.
+  EXPECT_THROW(compare_runs(base, run({}), {}), ConfigError);
+  EXPECT_THROW(compare_runs(base, run({entry("r", "v", spread(1e3, 1))}), {}), ConfigError);
+}
+
+TEST(Compare, AGrossSlowdownIsNeverOkHoweverFewTheSamples) {
+  // Generated: 1-100 entries of 1-12 samples a side (so that the Bonferroni interval is often
+  // unbounded), every entry slower by 1.5-100x, or a random subset of them: never exit 0.
+  std::mt19937_64 rng(20261205);
+  for (int trial = 0; trial < 200; ++trial) {
+    const size_t m = 1 + rng() % 100, n = 1 + rng() % 12;
+    const double factor = 1.5 * std::pow(100 / 1.5, std::uniform_real_distribution<>(0, 1)(rng));
+    const bool all = rng() % 2;
+    std::vector<EntryRecord> base_entries, cur_entries;
+    bool any_slower = false;
+    for (size_t i = 0; i < m; ++i) {
+      const double median = 1e3 * std::pow(1e3, std::uniform_real_distribution<>(0, 1)(rng));
+      std::vector<double> b = spread(median, 0.05 * median, n);
+      std::vector<double> c = b;
+      const bool slower = all || rng() % 8 == 0;
+      any_slower = any_slower || slower;
+      if (slower)
+        for (double& v : c) v *= factor;
+      base_entries.push_back(entry("p" + std::to_string(i), "v", b));
+      cur_entries.push_back(entry("p" + std::to_string(i), "v", c));
+    }
+    const ComparisonReport r = compare_runs(run(base_entries), run(cur_entries), {});
+    if (any_slower)
+      EXPECT_NE(r.exit_code, kCompareOk) << m << " entries, " << n << " samples, x" << factor;
+    else
+      EXPECT_EQ(r.exit_code, kCompareOk);
+  }
 }
 
 TEST(Compare, SixSamplesCanConfirmAClearShift) {

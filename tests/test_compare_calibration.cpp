@@ -72,7 +72,7 @@ Rates measure(const RunRecords& source, double shift, size_t pairs, double thres
     for (size_t i = 0; i < c.entries.size(); ++i) {
       const TimeComparison& t = c.entries[i].time;
       const bool slower = t.verdict == TimeVerdict::kSlower;
-      const bool flagged = slower || t.significantly_slower();
+      const bool flagged = slower || t.inconclusive;
       exact = exact && slower == (shifted.count(i) > 0);
       if (shifted.count(i)) {
         ++r.shifted;

@@ -21,6 +21,7 @@
 #include "base/message_text.hpp"
 #include "base/output_target.hpp"
 #include "base/path_name.hpp"
+#include "base/statistics.hpp"
 #include "cli/config/config_loader.hpp"
 #include "cli/config/name_patterns.hpp"
 #include "cli/report/results_json.hpp"
@@ -282,11 +283,15 @@ nlohmann::json results_doc() {
   e.trials = 1;
   e.verification.pass = true;
   e.invariants.pass = true;
+  TensorMetrics m;
+  m.tensor = "grad_input";
+  m.elements = 256;
+  m.pass = true;
+  e.verification.tensors.push_back(m);
   TimingResult t;
   t.mode = "cold";
-  t.total.samples = 3;
-  t.total.median = 1000;
   t.samples_ns = {900, 1000, 1100};
+  t.total = summarize(t.samples_ns);
   e.cold = t;
   r.entries.push_back(e);
   return results_to_json(r);
@@ -323,6 +328,43 @@ TEST(ResultsReader, EveryDamagedFieldIsAConfigErrorNamingTheFile) {
       {"negative sample", [&](auto& d) { rec(d)["cold"]["samples_ns"][0] = -1.0; }},
       {"bytes -1", [&](auto& d) { rec(d)["required_bytes"] = -1; }},
       {"record not an object", [&](auto& d) { rec(d) = 3; }},
+      // What compare judges on must be the run's own: no median, a median of 0, no or zero
+      // samples, a count or a median the samples do not have.
+      {"no median", [&](auto& d) { rec(d)["cold"]["ns"].erase("median"); }},
+      {"median 0", [&](auto& d) { rec(d)["cold"]["ns"]["median"] = 0; }},
+      {"median 10x", [&](auto& d) { rec(d)["cold"]["ns"]["median"] = 10000.0; }},
+      {"median null", [&](auto& d) { rec(d)["cold"]["ns"]["median"] = nullptr; }},
+      {"median string", [&](auto& d) { rec(d)["cold"]["ns"]["median"] = "1000"; }},
+      {"no samples", [&](auto& d) { rec(d)["cold"]["samples_ns"] = nlohmann::json::array(); }},
+      {"zero sample", [&](auto& d) { rec(d)["cold"]["samples_ns"][0] = 0; }},
+      {"count 1 of 3", [&](auto& d) { rec(d)["cold"]["ns"]["samples"] = 1; }},
+      {"count 300 of 3", [&](auto& d) { rec(d)["cold"]["ns"]["samples"] = 300; }},
+      {"quartiles out of order", [&](auto& d) { rec(d)["cold"]["ns"]["q1"] = 1050.0; }},
+      {"mode 1", [&](auto& d) { rec(d)["cold"]["mode"] = 1; }},
+      {"wall_s string", [&](auto& d) { rec(d)["cold"]["wall_s"] = "1"; }},
+      {"eps string", [&](auto& d) { rec(d)["problem"]["eps"] = "1e-5"; }},
+      {"eps 1e300", [&](auto& d) { rec(d)["problem"]["eps"] = 1e300; }},
+      {"eps missing", [&](auto& d) { rec(d)["problem"].erase("eps"); }},
+      {"kind 3", [&](auto& d) { rec(d)["problem"]["distribution"]["kind"] = 3; }},
+      {"no tolerances", [&](auto& d) { rec(d)["problem"].erase("tolerances"); }},
+      {"expect 3", [&](auto& d) { rec(d)["problem"]["expect"] = 3; }},
+      {"no message", [&](auto& d) { rec(d).erase("message"); }},
+      {"verdict MAYBE", [&](auto& d) { rec(d)["verdict"] = "MAYBE"; }},
+      {"no invariants", [&](auto& d) { rec(d).erase("invariants"); }},
+      {"pass 1", [&](auto& d) { rec(d)["verification"]["pass"] = 1; }},
+      {"no tensor name", [&](auto& d) { rec(d)["verification"]["tensors"][0].erase("tensor"); }},
+      {"max_scaled string",
+       [&](auto& d) { rec(d)["verification"]["tensors"][0]["max_scaled"] = "0"; }},
+      {"no bitwise", [&](auto& d) { rec(d).erase("bitwise_reproducible"); }},
+      {"checked_after_timing 0", [&](auto& d) { rec(d)["checked_after_timing"] = 0; }},
+      {"duplicate entry",
+       [&](auto& d) {
+         for (auto& b : d["benchmarks"])
+           if (b.contains("gnbench")) {
+             d["benchmarks"].push_back(b);
+             break;
+           }
+       }},
   };
   for (const auto& [what, edit] : edits) {
     nlohmann::json doc = good;
@@ -333,6 +375,8 @@ TEST(ResultsReader, EveryDamagedFieldIsAConfigErrorNamingTheFile) {
     });
     EXPECT_EQ(err.rfind("r.json: ", 0), 0u) << what << ": " << err;
     EXPECT_TRUE(one_clean_line(err)) << err;
+    // Named by the checks (the field, and its value unless missing), never the JSON library.
+    EXPECT_EQ(err.find("json.exception"), std::string::npos) << what << ": " << err;
   }
 }
 

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "base/errors.hpp"
+#include "base/read_file.hpp"
 #include "cli/compare/merge.hpp"
 #include "cli/report/gzip_text.hpp"
 #include "cli/report/results_json.hpp"
@@ -159,10 +160,36 @@ TEST(GzipText, NamedGzRoundTripsOtherNamesAsGiven) {
     ASSERT_GE(gz.size(), 2u);
     EXPECT_EQ(static_cast<unsigned char>(gz[0]), 0x1f);
     EXPECT_EQ(static_cast<unsigned char>(gz[1]), 0x8b);
-    EXPECT_EQ(gunzip_if_compressed(gz, "r.json.gz"), text);
+    EXPECT_EQ(gunzip_if_compressed(gz, "r.json.gz", kMaxResultsBytes), text);
     EXPECT_EQ(gzip_if_named("r.json", text), text);
     EXPECT_EQ(gzip_if_named("-", text), text);
   }
+}
+
+// Several members read as one text (as gzip -d does); anything else after the data, or a text
+// past the bound, is refused, never dropped or inflated without end.
+TEST(GzipText, MembersTrailingBytesAndTheBound) {
+  std::mt19937 rng(std::random_device{}());
+  for (int round = 0; round < 20; ++round) {
+    std::string a(rng() % 5000, 'a'), b(rng() % 5000, 'b');
+    const std::string gz = gzip_if_named("r.gz", a) + gzip_if_named("r.gz", b);
+    EXPECT_EQ(gunzip_if_compressed(gz, "r.gz", kMaxResultsBytes), a + b);
+    std::string junk(1 + rng() % 64, '\0');
+    for (char& c : junk) c = static_cast<char>(rng());
+    if (junk.size() >= 2 && static_cast<unsigned char>(junk[0]) == 0x1f) junk[0] = 'x';
+    const std::string err = [&] {
+      try {
+        gunzip_if_compressed(gz + junk, "r.gz", kMaxResultsBytes);
+      } catch (const ConfigError& e) {
+        return std::string(e.what());
+      }
+      return std::string();
+    }();
+    EXPECT_NE(err.find("after the end of the gzip data"), std::string::npos) << err;
+  }
+  const std::string big(3 << 20, '0');  // inflates past a 2 MiB bound, from a few KB
+  EXPECT_THROW(gunzip_if_compressed(gzip_if_named("r.gz", big), "r.gz", 2 << 20), ConfigError);
+  EXPECT_EQ(gunzip_if_compressed(gzip_if_named("r.gz", big), "r.gz", 3 << 20), big);
 }
 
 }  // namespace

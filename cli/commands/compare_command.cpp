@@ -44,7 +44,12 @@ int compare_command(const CompareCommand& cmd) {
     base_label = label(cmd.files[0], baseline.context);
     cur_label = label(cmd.files[1], current.context);
   }
-  ComparisonReport report = compare_runs(baseline, current, cmd.options);
+  ComparisonReport report;
+  try {
+    report = compare_runs(baseline, current, cmd.options);
+  } catch (const ConfigError& e) {  // different devices: name the files, not only the roles
+    throw ConfigError(base_label + " vs " + cur_label + ": " + e.what());
+  }
   // --json -: the JSON alone on stdout, the table on stderr.
   const bool json_on_stdout = json_target && json_target->kind == OutputTarget::Kind::kStdout;
   print_comparison(json_on_stdout ? std::cerr : std::cout, report, base_label, cur_label, cmd.all);

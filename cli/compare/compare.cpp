@@ -4,6 +4,7 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "base/errors.hpp"
 #include "base/format.hpp"
@@ -126,7 +127,11 @@ void judge_time(const TimingResult& b, const TimingResult& c, double level, cons
   t.lo = ratio(s.lo);
   t.hi = ratio(s.hi);
   t.level = level;
-  if (!b.samples_ns.empty() && !c.samples_ns.empty()) t.u_test = s.test;
+  const bool have_samples = !b.samples_ns.empty() && !c.samples_ns.empty();
+  if (have_samples)
+    t.u_test = s.test;
+  else
+    t.estimate = t.change;  // without samples the medians are the only estimate
   if (t.lo > o.threshold) {
     t.verdict = TimeVerdict::kSlower;
   } else if (t.hi < -o.threshold) {
@@ -135,13 +140,20 @@ void judge_time(const TimingResult& b, const TimingResult& c, double level, cons
     t.verdict = TimeVerdict::kSame;
   } else {
     t.verdict = TimeVerdict::kNoisy;
+    // An unbounded interval (too few samples for the level) says nothing either way, so there
+    // the estimate decides; a bounded one that includes 0 is no evidence of a slowdown.
+    const bool unbounded = std::isinf(t.lo) || std::isinf(t.hi);
+    t.inconclusive = t.lo > 0 || (unbounded && t.estimate > o.threshold);
     const std::string pct = format("%g", 100 * o.threshold) + "%";
-    t.reason = b.samples_ns.empty() || c.samples_ns.empty() ? "no per-sample times in a run"
+    t.reason = !have_samples      ? "no per-sample times in a run"
                : std::isinf(t.lo) ? "too few samples (" + std::to_string(t.base_samples) + ", " +
                                         std::to_string(t.cur_samples) + ") for a " +
                                         format("%.4g", 100 * level) + "% interval"
                : t.lo > 0 ? "slower, but the interval reaches below +" + pct
                           : "the interval straddles +-" + pct + ": more samples narrow it";
+    if (t.inconclusive && !(t.lo > 0))
+      t.reason += "; the estimate " + format("%+.1f", 100 * t.estimate) + "% is beyond +" + pct +
+                  ", not confirmed: inconclusive";
   }
 }
 
@@ -202,6 +214,7 @@ json time_to_json(const TimeComparison& t) {
     if (t.u_test)
       j["mann_whitney"] = {{"u", t.u_test->u}, {"z", t.u_test->z}, {"p_value", t.u_test->p_value}};
   }
+  if (t.verdict == TimeVerdict::kNoisy) j["inconclusive"] = t.inconclusive;
   if (!t.reason.empty()) j["reason"] = t.reason;
   return j;
 }
@@ -227,7 +240,9 @@ ComparisonReport compare_runs(const RunRecords& baseline, const RunRecords& curr
     r.warnings.push_back(what + ": comparing correctness only, not times");
   }
   if (!bc.complete) r.warnings.push_back("the baseline run was interrupted: it is incomplete");
-  if (!cc.complete) r.warnings.push_back("the current run was interrupted: it is incomplete");
+  if (!cc.complete)
+    r.warnings.push_back(
+        "the current run was interrupted: it is incomplete, so at best inconclusive (exit 4)");
   if (bc.validation || cc.validation)
     r.warnings.push_back("Vulkan validation layers were on in a run: times are not representative");
   if (bc.timing_mode != cc.timing_mode)
@@ -242,15 +257,15 @@ ComparisonReport compare_runs(const RunRecords& baseline, const RunRecords& curr
 
   // First the pairs (m of them timed), then each time judged at the Bonferroni level.
   std::vector<std::pair<const TimingResult*, const TimingResult*>> timings;
+  std::set<std::string> compared;
   for (const auto& cur : current.entries) {
     auto it = base_by_name.find(cur.name());
     if (it == base_by_name.end()) {
       r.only_in_current.push_back(cur.name());
       continue;
     }
-    if (std::any_of(r.entries.begin(), r.entries.end(),
-                    [&](const EntryComparison& c) { return c.name == cur.name(); }))
-      continue;  // a repeated name (hand-edited file): the first one counts
+    if (!compared.insert(cur.name()).second)
+      continue;  // a repeated name (records built in memory; files refuse them): the first counts
     EntryComparison ec;
     ec.name = cur.name();
     check_correctness(*it->second, cur, options, ec);
@@ -262,18 +277,24 @@ ComparisonReport compare_runs(const RunRecords& baseline, const RunRecords& curr
     if (timings.back().first) ++r.timed;
     r.entries.push_back(std::move(ec));
   }
+  if (r.entries.empty())
+    throw ConfigError(
+        "no problem/variant of the baseline is in the current run: nothing to "
+        "compare (" +
+        std::to_string(baseline.entries.size()) + " in the baseline, " +
+        std::to_string(current.entries.size()) + " in the current run)");
   r.interval_level = 1 - options.alpha / double(std::max<size_t>(r.timed, 1));
   for (size_t i = 0; i < r.entries.size(); ++i)
     if (timings[i].first)
       judge_time(*timings[i].first, *timings[i].second, r.interval_level, options,
                  r.entries[i].time);
 
-  const bool noisy_slower = std::any_of(r.entries.begin(), r.entries.end(), [](const auto& e) {
-    return e.time.significantly_slower();
-  });
+  const bool inconclusive = std::any_of(r.entries.begin(), r.entries.end(),
+                                        [](const auto& e) { return e.time.inconclusive; });
+  // An interrupted current run was not judged in full: "no regression" would claim too much.
   r.exit_code = r.regressions()                 ? kCompareCorrectnessRegression
                 : r.count(TimeVerdict::kSlower) ? kCompareSlower
-                : noisy_slower                  ? kCompareInconclusive
+                : inconclusive || !cc.complete  ? kCompareInconclusive
                                                 : kCompareOk;
   return r;
 }

@@ -45,7 +45,10 @@ struct TimeComparison {
   double estimate = 0, lo = 0, hi = 0, level = 0;
   std::optional<MannWhitney> u_test;  // p of "no change"
   std::string reason;                 // why NOISY or why not compared
-  bool significantly_slower() const { return verdict == TimeVerdict::kNoisy && lo > 0; }
+  // NOISY that does not rule a regression out (exit 4): the interval lies entirely above 0
+  // (slower, by how much unclear), or it is unbounded (too few samples for the level: no
+  // evidence of "ok" either) and the estimate itself is beyond +threshold.
+  bool inconclusive = false;
 };
 
 struct EntryComparison {

@@ -23,7 +23,8 @@ std::string gunzip_if_compressed(std::string bytes, const std::string& source, s
   z.avail_in = static_cast<uInt>(bytes.size());
   std::string out;
   char buf[1 << 16];
-  for (int rc = Z_OK; rc != Z_STREAM_END;) {
+  auto gzip_magic = [](const Bytef* p, uInt n) { return n >= 2 && p[0] == 0x1f && p[1] == 0x8b; };
+  for (int rc = Z_OK;;) {
     z.next_out = reinterpret_cast<Bytef*>(buf);
     z.avail_out = sizeof buf;
     rc = inflate(&z, Z_NO_FLUSH);
@@ -32,8 +33,18 @@ std::string gunzip_if_compressed(std::string bytes, const std::string& source, s
     out.append(buf, sizeof buf - z.avail_out);
     if (out.size() > max_bytes)
       throw ConfigError(source + ": inflates to more than " + std::to_string(max_bytes >> 20) +
-                        " MiB");
-    if (rc == Z_OK && z.avail_in == 0 && z.avail_out != 0)
+                        " MiB (the most gnbench reads from one file)");
+    if (rc == Z_STREAM_END) {
+      if (z.avail_in == 0) break;
+      // Another member (gzip -d reads concatenated members as one text), or garbage, which
+      // would otherwise be dropped without a word.
+      if (!gzip_magic(z.next_in, z.avail_in))
+        throw ConfigError(source + ": " + std::to_string(z.avail_in) +
+                          " bytes after the end of the gzip data");
+      inflateReset(&z);
+      continue;
+    }
+    if (z.avail_in == 0 && z.avail_out != 0)
       throw ConfigError(source + ": corrupt gzip data (truncated)");
   }
   return out;

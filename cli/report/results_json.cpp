@@ -114,10 +114,8 @@ TensorMetrics tensor_from_json(const json& j) {
   return t;
 }
 
-// Per-sample times kept in the file: enough for compare's rank test, small enough that a
-// run of fast kernels (thousands of samples each) stays a few MB. Statistics use them all.
-constexpr size_t kMaxStoredSamples = 200;
-
+// kMaxStoredSamples: enough for compare's rank test, small enough that a run of fast kernels
+// (thousands of samples each) stays a few MB.
 std::vector<double> stored_samples(const std::vector<double>& all) {
   if (all.size() <= kMaxStoredSamples) return all;
   std::vector<double> kept;

@@ -19,6 +19,10 @@ inline constexpr int kResultsSchemaVersion = 1;
 
 // per_sample_rows: also one Google Benchmark "iteration" row per stored sample (run
 // --per-sample-rows), for tools that want them; the record's samples_ns has them anyway.
+// Per-sample times kept in a file per timing: all of them up to this many, else this many
+// drawn evenly from the run (its statistics use them all).
+inline constexpr size_t kMaxStoredSamples = 200;
+
 nlohmann::json results_to_json(const RunRecords& records, bool per_sample_rows = false);
 
 // Throws ConfigError naming `source` when the document is not a gnbench results file.
