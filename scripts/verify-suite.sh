@@ -32,6 +32,10 @@ check() {  # $1: label, rest: gnbench run arguments
   fi
 }
 check fixed configs/verify.json
+# The fold of variants that pack many groups or rows per workgroup needs millions of groups:
+# those families alone (tests/test_verify_suite.cpp counts the same patterns).
+build/gnbench run configs/verify_fold.json --variant 'gn_flat_*,gn_sgroup_*,gn_team_*' \
+  --no-timing -q || { echo "verify-suite: verify_fold.json failed"; status=1; }
 # The fresh draw alone need not reach every regime: only its failures count.
 build/gnbench run "$out/fresh.json" --no-timing -q || { echo "verify-suite: fresh seed $seed failed"; status=1; }
 exit $status

@@ -24,7 +24,8 @@ uint32_t cpg(const Problem& p) { return p.shape.channels_per_group(); }
 // The fold regime for one variant: N*G above the limit (where a workgroup per group folds) and
 // one of the variant's own foldable stages dispatching more than the limit in x, so that its
 // dispatch really folds into y. Kernels that take several groups or rows per workgroup fold
-// only far above N*G > limit (beyond lavapipe's buffer limits): the regime does not apply.
+// only far above N*G > limit: the candidates below reach up to 256x the limit, and the regime
+// does not apply only where no shape within the device's buffers makes the dispatch fold.
 bool variant_folds(const Problem& p, const VariantSpec& v, const DeviceLimits& l) {
   if (uint64_t{p.shape.batch} * p.shape.groups <= fold_limit(l)) return false;
   const Variables vars = problem_variables(p.shape, l.subgroup_size);
@@ -53,10 +54,12 @@ std::vector<Shape> candidate_shapes(const DeviceLimits& limits) {
   for (uint32_t c : kCpg)
     for (uint32_t g : kGroups)
       for (uint32_t hw : kSpatial) {
-        const uint64_t fold_n = fold_limit(limits) / g + 1;  // the smallest N that folds
-        for (uint64_t n : {uint64_t{1}, fold_n}) {
-          const Shape s{static_cast<uint32_t>(n), c * g, hw, g};
-          if (s.elements() <= max_elements) out.push_back(s);
+        // N = 1, then the smallest N that folds N*G and 4x, 16x, ... 256x it: a variant that
+        // packs k groups per workgroup folds its own dispatch only at N*G > k * limit.
+        const uint64_t fold_n = fold_limit(limits) / g + 1;
+        for (uint64_t n = 1; n <= 256 * fold_n; n = n == 1 ? fold_n : 4 * n) {
+          const Shape s{static_cast<uint32_t>(std::min<uint64_t>(n, UINT32_MAX)), c * g, hw, g};
+          if (n <= UINT32_MAX && s.elements() <= max_elements) out.push_back(s);
           if (fold_n == 1) break;
         }
       }
