@@ -46,17 +46,18 @@ TEST(VerifySuite, ReachesEveryRegimeEveryVariantAllows) {
   for (const auto& v : variants) names.push_back(v.name);
   const std::vector<size_t> packing =
       select_by_patterns(names, {"gn_flat_*", "gn_sgroup_*", "gn_team_*"}, "--variant", "variants");
+  const auto suite = load_config_file(kSuite);
+  auto with_fold = suite;
+  for (Problem& p : load_config_file(kSource + "/configs/verify_fold.json"))
+    with_fold.push_back(std::move(p));
   VulkanContext ctx(ContextOptions{});
   RunRecords records;
   std::vector<const VariantSpec*> selected;
   for (size_t i = 0; i < variants.size(); ++i) {
     const VariantSpec& v = variants[i];
     selected.push_back(&v);
-    auto problems = load_config_file(kSuite);
-    if (std::find(packing.begin(), packing.end(), i) != packing.end())
-      for (Problem& p : load_config_file(kSource + "/configs/verify_fold.json"))
-        problems.push_back(std::move(p));
-    for (const Problem& p : problems) {
+    const bool packs = std::find(packing.begin(), packing.end(), i) != packing.end();
+    for (const Problem& p : packs ? with_fold : suite) {
       EntryRecord e;
       e.problem = p;
       e.variant = v.name;

@@ -42,17 +42,21 @@ class Checker {
       return parent.at(key);
     }
   }
+  // parent[key], which must pass `is` (json::is_object, ...), else a failure stating `rule`.
   template <class Key>
-  const json& object(const json& parent, const Key& key, const std::string& field) const {
+  const json& typed(const json& parent, const Key& key, const std::string& field,
+                    bool (json::*is)() const noexcept, const char* rule) const {
     const json& v = at(parent, key, field);
-    if (!v.is_object()) fail(field, &v, "must be an object");
+    if (!(v.*is)()) fail(field, &v, rule);
     return v;
   }
   template <class Key>
+  const json& object(const json& parent, const Key& key, const std::string& field) const {
+    return typed(parent, key, field, &json::is_object, "must be an object");
+  }
+  template <class Key>
   const json& array(const json& parent, const Key& key, const std::string& field) const {
-    const json& v = at(parent, key, field);
-    if (!v.is_array()) fail(field, &v, "must be a list");
-    return v;
+    return typed(parent, key, field, &json::is_array, "must be a list");
   }
   // An integer in [lo, hi]; floats are refused (a count is never 2.5 or 1e3).
   template <class Key>
@@ -69,9 +73,7 @@ class Checker {
   }
   template <class Key>
   const json& string(const json& parent, const Key& key, const std::string& field) const {
-    const json& v = at(parent, key, field);
-    if (!v.is_string()) fail(field, &v, "must be a string");
-    return v;
+    return typed(parent, key, field, &json::is_string, "must be a string");
   }
   template <class Key>
   void boolean(const json& parent, const Key& key, const std::string& field,
@@ -112,20 +114,13 @@ class Checker {
 Statistics check_statistics(const Checker& c, const json& parent, const std::string& f,
                             bool is_total) {
   const json& ns = c.object(parent, "ns", f);
-  Statistics s;
-  s.samples = c.count(ns, "samples", f + ".samples", 1);
+  c.count(ns, "samples", f + ".samples", 1);
   // Times > 0; a stage's may be 0 (a stage that does next to nothing, at timestamp resolution).
-  auto time = [&](const char* key) {
-    return is_total ? c.positive(ns, key, f + "." + key) : c.number(ns, key, f + "." + key, 0);
-  };
-  s.min = time("min");
-  s.q1 = time("q1");
-  s.median = time("median");
-  s.q3 = time("q3");
-  s.max = time("max");
-  s.mean = time("mean");
+  for (const char* key : {"min", "q1", "median", "q3", "max", "mean"})
+    is_total ? c.positive(ns, key, f + "." + key) : c.number(ns, key, f + "." + key, 0);
   c.number(ns, "stdev", f + ".stdev", 0);
   c.number(ns, "rel_noise", f + ".rel_noise", 0);
+  const Statistics s = statistics_from_json(ns);  // checked: read as the results reader will
   if (!(s.min <= s.q1 && s.q1 <= s.median && s.median <= s.q3 && s.q3 <= s.max))
     c.fail(f, &ns, "must have min <= q1 <= median <= q3 <= max");
   return s;
