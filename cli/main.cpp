@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <csignal>
+#include <ctime>
 #include <iostream>
 
 #include "base/build_info.hpp"
@@ -15,12 +16,41 @@
 namespace {
 
 std::atomic<bool> g_stop{false};
+std::atomic<long long> g_first_stop_ns{0};
+constexpr long long kRepeatKillsAfterNs = 2'000'000'000;
+static_assert(std::atomic<long long>::is_always_lock_free, "used in a signal handler");
+
+long long monotonic_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_MONOTONIC, &ts);  // async-signal-safe
+  return ts.tv_sec * 1'000'000'000LL + ts.tv_nsec;
+}
+
 // First SIGINT, SIGTERM or SIGHUP (Ctrl-C; what timeout, CI cancellation and Slurm send): stop
-// after the current entry and write what finished. A second one kills (e.g. while waiting for
-// a kernel that --kernel-timeout gave up on).
+// after the current entry and write what finished. The same signal again kills (e.g. while
+// waiting for a kernel that --kernel-timeout gave up on), but only 2 s after the first:
+// GNU timeout signals the child and then its whole process group, so one stop request can
+// arrive twice within microseconds, and that must not lose the results.
 extern "C" void on_stop_signal(int sig) {
-  g_stop = true;
-  std::signal(sig, SIG_DFL);
+  const long long now = monotonic_ns();
+  long long first = 0;
+  if (g_first_stop_ns.compare_exchange_strong(first, now)) {
+    g_stop = true;
+    return;
+  }
+  if (now - first < kRepeatKillsAfterNs) return;
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigaction(sig, &dfl, nullptr);
+  raise(sig);
+}
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaction(sig, &sa, nullptr);
 }
 
 std::string join_args(int argc, char** argv) {
@@ -46,7 +76,7 @@ int main(int argc, char** argv) {
   using namespace gnbench;
   // From the start: a Ctrl-C during start-up (Vulkan, shader compiles) still ends in a results
   // file (with what finished, possibly nothing) and exit 130, never a bare kill.
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) std::signal(sig, on_stop_signal);
+  install_stop_handlers();
   CLI::App app{"gnbench: verify and benchmark GroupNorm-backward kernels on Vulkan"};
   app.set_version_flag("--version", std::string(GNBENCH_VERSION) + " (" + git_revision() + ")");
   app.require_subcommand(1);

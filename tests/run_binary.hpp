@@ -61,6 +61,7 @@ struct RunSpec {
   std::vector<std::string> env;          // extra NAME=value entries
   int signal = SIGINT;                   // what sigint_after_s sends (SIGTERM, SIGHUP: the same)
   std::string signal_when_stderr_has;    // or: send it once stderr contains this text
+  std::optional<double> repeat_after_s;  // send the same signal again this long after the first
 
   // A constructor rather than an aggregate: {args, timeout} leaves the rest at their defaults
   // without -Wmissing-field-initializers warnings.
@@ -113,7 +114,8 @@ inline RunResult run_gnbench(const RunSpec& spec) {
     r.err = "fork failed";
     return r;
   }
-  bool sent_sigint = false;
+  bool sent_sigint = false, repeated = false;
+  double sent_at = 0;
   int status = 0;
   for (;;) {
     pid_t done = ::waitpid(pid, &status, WNOHANG);
@@ -126,6 +128,12 @@ inline RunResult run_gnbench(const RunSpec& spec) {
     if (due && !sent_sigint) {
       ::kill(pid, spec.signal);
       sent_sigint = true;
+      sent_at = r.seconds;
+    }
+    if (sent_sigint && spec.repeat_after_s && !repeated &&
+        r.seconds >= sent_at + *spec.repeat_after_s) {
+      ::kill(pid, spec.signal);
+      repeated = true;
     }
     if (r.seconds > spec.timeout_s) {
       ::kill(pid, SIGKILL);

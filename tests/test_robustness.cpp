@@ -79,6 +79,52 @@ INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM, 
                                                                       : "SIGHUP");
                          });
 
+// GNU timeout signals its child and then the child's process group: one stop request can
+// arrive twice within milliseconds. That is one stop, not a kill: the results are written.
+TEST(StopSignals, TheSameSignalTwiceAtOnceIsOneStop) {
+  TempDir tmp("sigtwice");
+  std::ofstream(tmp / "long.json")
+      << R"({"axes": {"prefix": "long", "batch": [1, 2, 3, 4, 5, 6, 7, 8],
+      "channels": [64, 128], "spatial": [4096, 8192, 16384], "groups": [8, 16, 32, 64]}})";
+  const std::string out = tmp / "out.json";
+  testing::RunSpec spec(
+      {"run", tmp / "long.json", "--variant", "seed", "--no-timing", "--quiet", "--json", out}, 120,
+      3.0);
+  spec.signal = SIGTERM;
+  spec.repeat_after_s = 0.01;
+  RunResult r = testing::run_gnbench(spec);
+  SCOPED_TRACE(r.describe());
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.signal, 0);
+  EXPECT_EQ(r.exit_code, 130);
+  ASSERT_TRUE(fs::exists(out));
+  EXPECT_FALSE(read_results_file(out).context.complete);
+}
+
+// A stop repeated seconds later is a kill: the way out of a kernel that hangs within a long
+// --kernel-timeout (tests/kernels_hang spins for about 14 CPU-seconds where N == 1).
+TEST(StopSignals, TheSameSignalAgainAfterTwoSecondsKills) {
+  TempDir tmp("sigkill");
+  std::ofstream(tmp / "one.json")
+      << R"({"problems": [{"name": "one", "batch": 1, "channels": 8, "spatial": 64, "groups": 4}]})";
+  RunResult r;
+  // The first signal must come while the hang runs; a run that stopped before it started
+  // (a slow start-up) exits 130 and is tried again with a later signal.
+  for (double delay : {3.0, 8.0}) {
+    testing::RunSpec spec(
+        {"run", tmp / "one.json", "--kernels", kSource + "/tests/kernels_hang", "--variant", "hang",
+         "--no-timing", "--quiet", "--kernel-timeout", "1000"},
+        300, delay);
+    spec.signal = SIGTERM;
+    spec.repeat_after_s = 2.5;
+    r = testing::run_gnbench(spec);
+    if (r.exit_code != 130) break;
+  }
+  SCOPED_TRACE(r.describe());
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.signal, SIGTERM);
+}
+
 // --json - is standard output (the table moves to stderr); a device is written through and
 // stays a device even with --force; a --dump write that fails is reported as such, the run
 // goes on and the results are written (exit 2: an output asked for is incomplete).
