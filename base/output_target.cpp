@@ -43,6 +43,15 @@ void check_folder(const fs::path& file, const std::string& prefix) {
                       why_not_there(errno) + ")");
 }
 
+// Absolute, with the symlinks and dot segments of its existing part resolved: weakly_canonical
+// of a bare relative name ("x.json") would stay relative while "./x.json" would not.
+fs::path resolved(const fs::path& p) {
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(p, ec).lexically_normal();
+  const fs::path canonical = fs::weakly_canonical(absolute, ec);
+  return ec ? absolute : canonical;
+}
+
 }  // namespace
 
 OutputTarget check_output_target(const std::string& flag, const std::string& path, bool force) {
@@ -88,7 +97,7 @@ void check_distinct_outputs(const std::vector<OutputTarget>& targets) {
       return a.kind == b.kind;
     std::error_code ec;
     if (fs::equivalent(a.file, b.file, ec)) return true;  // both exist: same inode
-    return fs::weakly_canonical(a.file, ec) == fs::weakly_canonical(b.file, ec);
+    return resolved(a.file) == resolved(b.file);          // "x", "./x", "d/../x": one new file
   };
   for (size_t i = 0; i < targets.size(); ++i)
     for (size_t j = 0; j < i; ++j)

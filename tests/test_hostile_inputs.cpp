@@ -548,6 +548,20 @@ TEST(OutputTargets, OnePathForTwoOutputsIsRefused) {
     });
     EXPECT_NE(err.find("same file"), std::string::npos) << x << " " << y << ": " << err;
   }
+  // Relative spellings of one new or existing file, from the folder it is in.
+  fs::create_directories(tmp / "sub");
+  const fs::path cwd = fs::current_path();
+  fs::current_path(tmp.path());
+  for (const std::string name : {"new.json", "a.json"})
+    for (const std::string other : {"./" + name, "sub/../" + name, (tmp / name), "sub/./../" + name,
+                                    "./sub/.." + ("/" + name)}) {
+      const std::string err = config_error_of([&] {
+        check_distinct_outputs(
+            {check_output_target("--json", name, true), check_output_target("--csv", other, true)});
+      });
+      EXPECT_NE(err.find("same file"), std::string::npos) << name << " " << other << ": " << err;
+    }
+  fs::current_path(cwd);
   EXPECT_EQ(config_error_of([&] {
               check_distinct_outputs({check_output_target("--json", tmp / "x.json", true),
                                       check_output_target("--csv", tmp / "x.csv", true)});
