@@ -142,7 +142,29 @@ TEST(DispatchTable, RoundTripsAndRejectsMalformedFilesNamingTheField) {
   EXPECT_EQ(back.entries[1].variant, "b");
   EXPECT_EQ(back.entries[1].shape.groups, 3u);
 
+  EXPECT_TRUE(back.complete);
+
+  // An interrupted tune's table says so, and merging it makes the merged table incomplete.
+  DispatchTable partial = t;
+  partial.complete = false;
+  std::ofstream(path) << table_to_json(partial).dump(1);
+  DispatchTable merged = read_dispatch_table(path);
+  EXPECT_FALSE(merged.complete);
+  DispatchTable whole = t;
+  merge_tables(whole, merged, "partial");
+  EXPECT_FALSE(whole.complete);
+
   const json good = table_to_json(t);
+  // The choice follows the times, whatever an edit wrote into "variant".
+  {
+    json edited = good;
+    edited["entries"][0]["times"] = {{"a", 5.0}, {"z", 2.0}};
+    std::ofstream(path) << edited.dump();
+    const DispatchTable e = read_dispatch_table(path);
+    EXPECT_EQ(e.entries[0].variant, "z");
+    EXPECT_EQ(e.entries[0].median_us, 2.0);
+    EXPECT_EQ(e.entries[0].runner_up, "a");
+  }
   const std::vector<std::pair<std::function<void(json&)>, std::string>> breaks = {
       {[](json& j) { j["format"] = "other"; }, "field 'format'"},
       {[](json& j) { j["version"] = 3; }, "field 'version'"},
@@ -160,6 +182,10 @@ TEST(DispatchTable, RoundTripsAndRejectsMalformedFilesNamingTheField) {
       {[](json& j) { j["entries"][0]["spatial"] = "8"; }, "field 'entries[0].spatial'"},
       {[](json& j) { j["entries"][1]["channels"] = 7; }, "must be divisible by groups (3)"},
       {[](json& j) { j["entries"][0]["median_us"] = -1; }, "field 'entries[0].median_us'"},
+      // A time of 0 is no measurement; it would win every shape it is in.
+      {[](json& j) { j["entries"][0]["times"]["a"] = 0; }, "field 'entries[0].times.a' = 0"},
+      {[](json& j) { j["entries"][1]["median_us"] = 0.0; }, "field 'entries[1].median_us' = 0"},
+      {[](json& j) { j["complete"] = "no"; }, "field 'complete'"},
   };
   for (const auto& [edit, expected] : breaks) {
     json bad = good;
@@ -402,6 +428,56 @@ TEST(ModelsConfig, PublishedShapesWithSourcesCoverTheRegimes) {
   EXPECT_TRUE(any([](const Problem& p) { return p.shape.batch >= 64; }));
   EXPECT_TRUE(any([](const Problem& p) { return p.shape.batch <= 2 && p.shape.channels >= 1280; }));
   EXPECT_TRUE(any([](const Problem& p) { return p.shape.tensor_bytes() >= 40e6; }));
+}
+
+// A stopped tune writes the table of what finished, marked incomplete (run --variant best warns
+// when it reads one); stopped before any entry was timed, it writes none and still exits 130.
+TEST(TuneCli, AnInterruptedTuneSaysSo) {
+  TempDir dir("tune_stop");
+  std::ofstream(dir / "long.json")
+      << R"({"axes": {"prefix": "long", "batch": [1, 2, 3, 4, 5, 6, 7, 8],
+      "channels": [64, 128], "spatial": [4096, 8192, 16384], "groups": [8, 16, 32, 64]}})";
+  const std::string table = dir / "t.json";
+  testing::RunResult r;
+  for (double delay : {4.0, 8.0, 20.0}) {  // a loaded machine may time nothing in 4 s
+    fs::remove(table);
+    r = run_gnbench(RunSpec(
+        {"tune", dir / "long.json", "--json", table, "--variant", "seed", "--samples", "2", "-q"},
+        120, delay));
+    if (fs::exists(table)) break;
+  }
+  SCOPED_TRACE(r.describe());
+  EXPECT_EQ(r.exit_code, 130);
+  ASSERT_TRUE(fs::exists(table));
+  const DispatchTable t = read_dispatch_table(table);
+  EXPECT_FALSE(t.complete);
+  EXPECT_LT(t.entries.size(), 192u);
+  EXPECT_NE(r.out.find("incomplete: the run was interrupted"), std::string::npos);
+  auto best = run_gnbench(RunSpec({"run", dir / "long.json", "--problem", t.entries[0].problem,
+                                   "--variant", "best", "--table", table, "--no-timing", "-q"},
+                                  120));
+  EXPECT_EQ(best.exit_code, 0) << best.describe();
+  EXPECT_NE(best.err.find("written by an interrupted tune"), std::string::npos) << best.err;
+
+  fs::remove(table);
+  auto early = run_gnbench(RunSpec(
+      {"tune", dir / "long.json", "--json", table, "--variant", "seed", "--samples", "2", "-q"},
+      120, 0.2));
+  EXPECT_EQ(early.exit_code, 130) << early.describe();
+  if (!fs::exists(table))
+    EXPECT_NE(early.err.find("no dispatch table written"), std::string::npos) << early.err;
+}
+
+// tune's --max-noise is a percent, as run's is: 150 is out of range, 0.5 is half a percent.
+TEST(TuneCli, MaxNoiseIsAPercentAsInRun) {
+  TempDir dir("tune_noise");
+  std::ofstream(dir / "c.json")
+      << R"({"problems": [{"name": "p", "batch": 2, "channels": 16, "spatial": 16, "groups": 4}]})";
+  auto high = run_gnbench(
+      RunSpec({"tune", dir / "c.json", "--json", dir / "t.json", "--max-noise", "150"}, 60));
+  EXPECT_EQ(high.exit_code, 2) << high.describe();
+  auto help = run_gnbench(RunSpec({"tune", "--help"}, 60));
+  EXPECT_NE(help.out.find("in percent"), std::string::npos) << help.out;
 }
 
 // tune on lavapipe writes a table of verified variants; run --variant best runs its choice

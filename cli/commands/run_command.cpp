@@ -290,6 +290,10 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
       std::cerr << "gnbench: note: " << cmd.table->string()
                 << ": variants this gnbench does not build, left out: " << join_bounded(dropped)
                 << "\n";
+    if (!table.complete)
+      std::cerr << "gnbench: warning: " << cmd.table->string()
+                << ": written by an interrupted tune; its " << table.entries.size()
+                << " shape(s) are what finished\n";
     use_dispatch_table(bench, std::move(table));
   }
   bench.context.stop = stop;  // so that a stop also ends a wait on an overrunning kernel

@@ -4,6 +4,7 @@
 #include "base/errors.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/commands/subcommands.hpp"
+#include "cli/commands/validators.hpp"
 #include "cli/config/name_patterns.hpp"
 #include "kernels/runtime/manifest.hpp"
 
@@ -16,6 +17,7 @@ struct TuneCli {
   std::string table, results, variants, problems;
   std::vector<std::string> from, kernel_dirs;
   uint32_t samples = 0;
+  double max_noise_percent = cmd.run.bench.sampling.max_noise * 100;  // as run's --max-noise
 };
 
 // What to tune and where the table goes.
@@ -46,8 +48,13 @@ void add_timing_options(CLI::App* c, TuneCli& t) {
       ->check(CLI::Range(1u, 1000000u));
   c->add_option("--min-time", sampling.min_time_s, "Least accumulated GPU seconds per entry")
       ->check(CLI::Range(0.0, 1e6));
-  c->add_option("--max-noise", sampling.max_noise, "Stop when stdev/mean falls below this")
-      ->check(CLI::Range(1e-9, 1e6));
+  c->add_option("--max-noise", t.max_noise_percent,
+                "Stop when the half-width of the median's 95 % interval over the median falls "
+                "below this, in percent as `run --max-noise` takes it (0.5 = 0.5 %)")
+      ->capture_default_str()
+      ->check(kFinite)
+      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(0.0, 100.0));
   c->add_option("--timeout", sampling.timeout_s,
                 "Seconds per entry before giving up on the noise target")
       ->check(CLI::Range(1e-6, 1e6));
@@ -70,6 +77,7 @@ TuneCommand to_command(const TuneCli& t, const std::string& command_line) {
   if (!t.variants.empty()) cmd.run.bench.variants = split_list(t.variants, "--variant");
   if (!t.problems.empty()) cmd.run.problems = split_list(t.problems, "--problem");
   if (t.samples) cmd.run.bench.sampling.fixed_samples = t.samples;
+  cmd.run.bench.sampling.max_noise = t.max_noise_percent / 100;  // percent, as run takes it
   if (!t.results.empty()) cmd.run.json_out = t.results;
   return cmd;
 }

@@ -17,8 +17,10 @@ int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
   ensure_writable_target(cmd.table_out, cmd.run.force, "--force");
   auto write_table_file = [&cmd](const DispatchTable& table) {
     write_file_atomically(cmd.table_out, table_to_json(table).dump(1) + "\n");
-    std::cout << "\ndispatch table: " << table.entries.size() << " shape(s), " << cmd.mode
-              << " medians, written to " << cmd.table_out.string() << "\n";
+    std::cout << "\ndispatch table"
+              << (table.complete ? "" : " (incomplete: the run was interrupted)") << ": "
+              << table.entries.size() << " shape(s), " << cmd.mode << " medians, written to "
+              << cmd.table_out.string() << "\n";
   };
   auto write_table = [&](const RunRecords& records, const std::string& source) {
     write_table_file(table_from_records(records, cmd.mode, source));
@@ -58,6 +60,10 @@ int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
     }
   };
   const int code = run_command(cmd.run, stop);
+  if (no_table && code == kExitInterrupted) {  // stopped before any entry was timed
+    std::cerr << "gnbench: warning: no dispatch table written: " << no_table->what() << "\n";
+    return code;
+  }
   if (no_table) throw *no_table;
   return code;
 }

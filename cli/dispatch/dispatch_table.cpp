@@ -43,9 +43,10 @@ struct Reader {
     return static_cast<uint32_t>(v.get<uint64_t>());
   }
   double time(const nlohmann::json& j, const std::string& key, const std::string& field) const {
+    // A GPU time of 0 is no measurement: it would win every shape it is in.
     const auto& v = at(j, key, field);
-    if (!v.is_number() || !(v.get<double>() >= 0))
-      fail(field, "= " + printable(v.dump(), 80) + ": must be >= 0");
+    if (!v.is_number() || !(v.get<double>() > 0))
+      fail(field, "= " + printable(v.dump(), 80) + ": must be > 0 (microseconds)");
     return v.get<double>();
   }
 };
@@ -77,6 +78,7 @@ DispatchTable table_from_records(const RunRecords& records, const std::string& m
   t.subgroup_size = device.is_object() ? device.value("subgroup_size", 0u) : 0u;
   t.timing_mode = mode;
   t.gnbench_revision = records.context.git_revision;
+  t.complete = records.context.complete;
   for (const auto& b : best_variants(records, mode)) {
     DispatchEntry e;
     e.problem = b.problem.name;
@@ -112,6 +114,7 @@ void merge_tables(DispatchTable& table, DispatchTable later, const std::string& 
   differs("subgroup size", std::to_string(table.subgroup_size),
           std::to_string(later.subgroup_size));
   differs("timing mode", table.timing_mode, later.timing_mode);
+  table.complete = table.complete && later.complete;
   if (table.gnbench_revision.find(later.gnbench_revision) == std::string::npos)
     table.gnbench_revision += ", " + later.gnbench_revision;
   for (auto& e : later.entries) {
@@ -176,6 +179,7 @@ nlohmann::json table_to_json(const DispatchTable& t) {
           {"subgroup_size", t.subgroup_size},
           {"timing_mode", t.timing_mode},
           {"gnbench_revision", t.gnbench_revision},
+          {"complete", t.complete},
           {"rule", kDispatchRule},
           {"entries", entries}};
 }
@@ -207,6 +211,11 @@ DispatchTable read_dispatch_table(const std::filesystem::path& path) {
   t.device = optional_text("device");
   t.timing_mode = optional_text("timing_mode");
   t.gnbench_revision = optional_text("gnbench_revision");
+  if (doc.contains("complete")) {
+    if (!doc["complete"].is_boolean())
+      r.fail("complete", "= " + printable(doc["complete"].dump(), 80) + ": must be true or false");
+    t.complete = doc["complete"].get<bool>();
+  }
   if (doc.contains("subgroup_size")) {
     const auto& v = doc["subgroup_size"];
     if (!v.is_number_unsigned() || v.get<uint64_t>() > 0xFFFFFFFFull)
@@ -246,6 +255,9 @@ DispatchTable read_dispatch_table(const std::filesystem::path& path) {
       }
       if (!e.times_us.count(e.variant))
         r.fail(f + ".times", "lacks the entry's variant '" + printable(e.variant, 80) + "'");
+      // The choice follows the times (an edited "variant" or "median_us" cannot choose a
+      // slower build); keep_built_variants ranks again after dropping unbuilt ones.
+      rank_times(e);
     }
     t.entries.push_back(std::move(e));
   }

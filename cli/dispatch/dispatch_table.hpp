@@ -32,6 +32,7 @@ struct DispatchTable {
   uint32_t subgroup_size = 0;
   std::string timing_mode;  // "hot" or "cold"
   std::string gnbench_revision;
+  bool complete = true;                // false: written by an interrupted tune, from what finished
   std::vector<DispatchEntry> entries;  // one per shape
 };
 
