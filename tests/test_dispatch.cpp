@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <regex>
 #include <set>
 
 #include "base/errors.hpp"
@@ -540,6 +541,17 @@ TEST(TuneCli, TableFromARunThenRunBest) {
   for (const auto& e : b["benchmarks"]) entries += e.contains("gnbench");
   EXPECT_EQ(entries, 2u);
   EXPECT_NE(best_run.out.find("unseen_flat -> "), std::string::npos) << best_run.out;
+  // --list plans what the run does: the choice per problem runs, the rest are "not chosen".
+  auto list = run_gnbench(RunSpec(
+      {"run", dir / "u.json", "--variant", "best", "--table", dir / "t.json", "--list"}, 120));
+  ASSERT_EQ(list.exit_code, 0) << list.describe();
+  EXPECT_NE(list.out.find(" 2 would run, "), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find(" not chosen (--variant best)"), std::string::npos) << list.out;
+  for (const std::string problem : {"flat", "unseen_flat"}) {
+    const std::string row =
+        "(^|\n)" + problem + " .*" + choices[problem]["variant"].get<std::string>() + " +run";
+    EXPECT_TRUE(std::regex_search(list.out, std::regex(row))) << row << "\n" << list.out;
+  }
 
   // A table that also times a build this gnbench lacks still runs, naming what it left out;
   // one that times nothing this gnbench builds is a usage error.

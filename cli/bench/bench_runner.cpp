@@ -151,7 +151,8 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   if (options_.timing && options_.cold)
     state.flush =
         std::make_unique<CacheFlush>(*ctx_, options_.kernel_folders.front(), options_.flush);
-  state.total = problems.size() * selected_.size();
+  // --variant best records one entry per problem (the choice), not one per variant.
+  state.total = problems.size() * (options_.choose ? 1 : selected_.size());
   for (const Problem& problem : problems) {
     const std::string chosen = choose_for(problem, records.context.dispatch_choices);
     if (chosen == kNoChoice) {
@@ -232,7 +233,7 @@ void BenchRunner::run_problem(const Problem& problem, std::vector<EntryRecord>& 
       }
       run.progress(problem.name + " / " + e.variant +
                        (options_.trials > 1 ? " trial " + std::to_string(trial + 1) : ""),
-                   run.records.entries.size() + v, run.total);
+                   run.records.entries.size() + (options_.choose ? 0 : v), run.total);
       run_entry(e, v, t, run);
       if (trial + 1 == options_.trials) finish(v);
     }

@@ -19,10 +19,13 @@ namespace gnbench {
 class VulkanContext;
 
 // One problem x variant of a run, before it runs (`run --list`).
+// The skip reason of a variant --variant best did not choose for the problem.
+inline constexpr const char* kNotChosen = "not chosen";
+
 struct PlannedEntry {
   Problem problem;
   std::string variant;
-  std::string skip_reason;  // "" = it would run
+  std::string skip_reason;  // "" = it would run; kNotChosen; else why it does not apply
 };
 
 using Progress = std::function<void(const std::string& line, size_t done, size_t total)>;

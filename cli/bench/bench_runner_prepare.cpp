@@ -73,9 +73,15 @@ void BenchRunner::check_problems(const std::vector<Problem>& problems,
 
 std::vector<PlannedEntry> BenchRunner::plan(const std::vector<Problem>& problems) const {
   std::vector<PlannedEntry> out;
-  for (const Problem& p : problems)
-    for (const VariantSpec* v : selected_)
-      out.push_back({p, v->name, not_applicable_reason(*v, p.shape, ctx_->info())});
+  nlohmann::json choices;  // --variant best: what the run would choose, per problem
+  for (const Problem& p : problems) {
+    const std::string chosen = choose_for(p, choices);
+    for (const VariantSpec* v : selected_) {
+      std::string reason = not_applicable_reason(*v, p.shape, ctx_->info());
+      if (reason.empty() && !chosen.empty() && v->name != chosen) reason = kNotChosen;
+      out.push_back({p, v->name, reason});
+    }
+  }
   return out;
 }
 
@@ -141,7 +147,7 @@ std::vector<EntryRecord> BenchRunner::new_entries(const Problem& problem,
       e.actual_bytes = selected_[v]->traffic_bytes->evaluate(
           problem_variables(problem.shape, ctx_->info().limits.subgroup_size));
     e.message = not_applicable_reason(*selected_[v], problem.shape, ctx_->info());
-    if (!chosen.empty() && e.variant != chosen) e.message = "not chosen";
+    if (!chosen.empty() && e.variant != chosen) e.message = kNotChosen;
     e.verdict = e.message.empty() ? Verdict::kPass : Verdict::kSkipped;
     if (e.verdict == Verdict::kPass && !compile_errors_[v].empty()) {
       e.verdict = Verdict::kError;

@@ -67,11 +67,11 @@ Progress terminal_progress(bool enabled) {
 
 // For logs: a first line saying how much will run; returns that count.
 size_t start_log(const std::vector<PlannedEntry>& plan) {
-  size_t runs = 0;
-  for (const auto& e : plan) runs += e.skip_reason.empty();
-  std::cerr << "gnbench: " << runs << " entries to run (" << plan.size() - runs
-            << " not applicable)" << std::endl;
-  return runs;
+  const PlanCounts n = count_plan(plan);
+  std::cerr << "gnbench: " << n.runs << " entries to run (" << n.not_applicable << " not applicable"
+            << (n.not_chosen ? ", " + std::to_string(n.not_chosen) + " not chosen" : "") << ")"
+            << std::endl;
+  return n.runs;
 }
 
 // --shard "I/N" -> {I, N}, 1 <= I <= N.

@@ -7,11 +7,21 @@
 
 namespace gnbench {
 
+PlanCounts count_plan(const std::vector<PlannedEntry>& plan) {
+  PlanCounts n;
+  for (const auto& e : plan)
+    ++(e.skip_reason.empty()         ? n.runs
+       : e.skip_reason == kNotChosen ? n.not_chosen
+                                     : n.not_applicable);
+  return n;
+}
+
 void print_run_plan(std::ostream& out, const std::vector<PlannedEntry>& plan) {
-  const size_t runs = static_cast<size_t>(
-      std::count_if(plan.begin(), plan.end(), [](const auto& e) { return e.skip_reason.empty(); }));
-  out << plan.size() << " entries: " << runs << " would run, " << plan.size() - runs
-      << " not applicable\n";
+  const PlanCounts n = count_plan(plan);
+  out << plan.size() << " entries: " << n.runs << " would run, " << n.not_applicable
+      << " not applicable";
+  if (n.not_chosen) out << ", " << n.not_chosen << " not chosen (--variant best)";
+  out << "\n";
   SummaryTable t;
   t.titles = {"problem", "NxCxHW/G", "inputs", "variant", "plan"};
   t.left_aligned.assign(t.titles.size(), true);

@@ -9,6 +9,11 @@
 
 namespace gnbench {
 
+struct PlanCounts {
+  size_t runs = 0, not_applicable = 0, not_chosen = 0;
+};
+PlanCounts count_plan(const std::vector<PlannedEntry>& plan);
+
 // A header line with the counts, then one row per entry: "run" or "skip: <reason>".
 void print_run_plan(std::ostream& out, const std::vector<PlannedEntry>& plan);
 
