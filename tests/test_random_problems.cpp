@@ -113,6 +113,23 @@ TEST(RandomProblems, SameSeedSameProblemsAndCountOnlyExtends) {
   EXPECT_EQ(same, 0u);
 }
 
+// By default every input kind is drawn (the hard ones are where kernels break) and batches
+// reach 64.
+TEST(RandomProblems, DefaultsDrawEveryKindAndLargeBatches) {
+  RandomSpec spec;
+  spec.count = 400;
+  std::set<std::string> kinds;
+  size_t mid_batches = 0;  // 8 < N <= 64, off the fold path (where N follows from G)
+  for (const Problem& p : generate_random_problems(spec)) {
+    kinds.insert(p.distribution.kind);
+    mid_batches += p.shape.batch > 8 && p.shape.batch <= 64;
+  }
+  const auto all = all_distribution_kinds();
+  EXPECT_EQ(kinds, std::set<std::string>(all.begin(), all.end()));
+  EXPECT_GE(all.size(), 7u);
+  EXPECT_GT(mid_batches, 20u);
+}
+
 // eps covers its log range: every decade from 1e-12 to 1e-1 is drawn.
 TEST(RandomProblems, EpsIsLogUniform) {
   RandomSpec spec;

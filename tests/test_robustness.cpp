@@ -79,6 +79,30 @@ INSTANTIATE_TEST_SUITE_P(Signals, Interrupt, ::testing::Values(SIGINT, SIGTERM, 
                                                                       : "SIGHUP");
                          });
 
+// Stopped between trials: an entry that passed the trials it ran is no PASS (it is left out,
+// the run marked incomplete); every recorded entry ran all the trials asked for or failed.
+TEST(StopSignals, AStopBetweenTrialsRecordsNoPartialPass) {
+  TempDir tmp("sigtrials");
+  std::ofstream(tmp / "one.json") << R"({"problems": [
+      {"name": "a", "batch": 2, "channels": 64, "spatial": 4096, "groups": 8},
+      {"name": "b", "batch": 3, "channels": 32, "spatial": 1000, "groups": 4}]})";
+  const std::string out = tmp / "out.json";
+  // 1000 trials of a half-million-element problem: minutes on lavapipe, stopped after 3 s.
+  RunResult r = testing::run_gnbench(
+      testing::RunSpec({"run", tmp / "one.json", "--variant", "seed", "--trials", "1000",
+                        "--no-timing", "--quiet", "--json", out},
+                       120, 3.0));
+  SCOPED_TRACE(r.describe());
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 130);
+  ASSERT_TRUE(fs::exists(out));
+  const RunRecords records = read_results_file(out);
+  EXPECT_FALSE(records.context.complete);
+  for (const auto& e : records.entries)
+    EXPECT_TRUE(e.trials == 1000 || e.verdict != Verdict::kPass)
+        << e.name() << ": " << verdict_name(e.verdict) << " after " << e.trials << " trials";
+}
+
 // GNU timeout signals its child and then the child's process group: one stop request can
 // arrive twice within milliseconds. That is one stop, not a kill: the results are written.
 TEST(StopSignals, TheSameSignalTwiceAtOnceIsOneStop) {

@@ -168,7 +168,9 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
     for (EntryRecord& e : entries) {
       // Interrupted before it ran: left out, not judged (its empty verification would read as
       // a failure and turn a Ctrl-C into exit 1 with a bogus FAIL entry).
-      if (e.trials == 0 && e.verdict == Verdict::kPass) continue;
+      // Stopped between trials: fewer trials than asked for are no PASS (run_problem judged
+      // those a trial had already failed).
+      if (e.trials < options_.trials && e.verdict == Verdict::kPass) continue;
       if (!chosen.empty() && e.variant != chosen) continue;  // --variant best: only the choice
       records.entries.push_back(std::move(e));
     }
@@ -238,9 +240,14 @@ void BenchRunner::run_problem(const Problem& problem, std::vector<EntryRecord>& 
       if (trial + 1 == options_.trials) finish(v);
     }
   }
-  for (size_t v = 0; v < entries.size(); ++v)
-    if (!finished[v] && !(entries[v].trials == 0 && entries[v].verdict == Verdict::kPass))
-      finish(v);
+  // Stopped before an entry's last trial: judged when a trial already failed it; an entry
+  // that passed the trials it ran is left out (the caller drops it, as one that never ran).
+  for (size_t v = 0; v < entries.size(); ++v) {
+    if (finished[v] || (entries[v].trials == 0 && entries[v].verdict == Verdict::kPass)) continue;
+    EntryRecord so_far = entries[v];
+    judge(so_far);
+    if (so_far.verdict != Verdict::kPass) finish(v);
+  }
 }
 
 // One trial of one entry: run, verify, check invariants and bitwise reproducibility, and on

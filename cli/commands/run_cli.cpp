@@ -76,7 +76,7 @@ void add_one_off_options(CLI::App* c, RunCli& s) {
   s.distribution_opt =
       c->add_option("--distribution", s.distribution,
                     "input distribution of the one-off problem (with --random: of every random "
-                    "problem): " +
+                    "problem, which otherwise draw every kind): " +
                         distribution_kind_list())
           ->capture_default_str()
           ->group(group);

@@ -156,6 +156,12 @@ std::string random_problem_name(const std::string& prefix, const Problem& p) {
          float32_text(p.eps) + "_" + p.distribution.kind + "_s" + std::to_string(p.seed);
 }
 
+std::vector<std::string> all_distribution_kinds() {
+  std::vector<std::string> names;
+  for (const auto& k : distribution_kinds()) names.push_back(k.kind);
+  return names;
+}
+
 std::vector<Problem> generate_random_problems(const RandomSpec& spec) {
   std::vector<Problem> out;
   std::set<std::string> names;

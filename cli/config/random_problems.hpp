@@ -12,18 +12,23 @@
 
 namespace gnbench {
 
+// The names of every input distribution kind (cli/inputs/input_generator.hpp).
+std::vector<std::string> all_distribution_kinds();
+
 struct RandomSpec {
   uint32_t count = 20;
   uint64_t seed = 1;
   std::string prefix = "rnd";
   // Inclusive ranges; sizes are drawn log-uniformly (small sizes as likely as large ones,
   // per binary order of magnitude). groups: a uniformly chosen divisor of channels.
-  uint32_t batch[2] = {1, 8};
+  uint32_t batch[2] = {1, 64};
   uint32_t channels[2] = {1, 2048};
   uint32_t spatial[2] = {1, 4096};
   double eps[2] = {1e-12, 1e-1};  // log-uniform, rounded to 3 significant digits
-  std::vector<std::string> distributions = {"normal"};  // kinds at their default param
-  uint64_t max_elements = uint64_t{1} << 20;            // N*C*HW of every problem
+  // Kinds at their default param; by default every kind (the hard ones find what normal
+  // inputs hide: large means, constant groups, zero weights, heavy tails, tiny gradients).
+  std::vector<std::string> distributions = all_distribution_kinds();
+  uint64_t max_elements = uint64_t{1} << 20;  // N*C*HW of every problem
   // Fraction of problems drawn on the dispatch-fold path, N*G > 65535 (there the batch
   // range is ignored: N follows from G). The element cap still holds.
   double fold_fraction = 0.1;
