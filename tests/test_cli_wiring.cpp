@@ -201,6 +201,32 @@ TEST_P(SubcommandWiring, EveryFlagWithAWrongValueIsOneLineExitTwo) {
   }
 }
 
+// Values CLI11 would take silently: a seed past 2^64-1 (read as 2^64-1) and empty strings
+// (read as "not given").
+TEST(CliWiring, OutOfRangeSeedsAndEmptyValuesAreRefused) {
+  const std::vector<std::string> one_off = {"run",       "-N", "1",  "-C", "8",
+                                            "--spatial", "4",  "-G", "2",  "--list"};
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--seed", "18446744073709551616"}, "--seed: '18446744073709551616' is not an integer"},
+      {{"--seed", "99999999999999999999999"}, "--seed"},
+      {{"--seed", "-1"}, "--seed"},
+      {{"--seed", "1e3"}, "--seed"},
+      {{"--shard", ""}, "--shard: must not be empty"},
+      {{"--device", ""}, "--device: must not be empty"},
+      {{"--name", ""}, "--name: must not be empty"},
+  };
+  for (const auto& [extra, message] : cases) {
+    std::vector<std::string> args = one_off;
+    args.insert(args.end(), extra.begin(), extra.end());
+    expect_parse_error(gnbench(args), message);
+  }
+  expect_parse_error(gnbench({"tune", kDefault, "--json", "t.json", "--device", ""}), "--device");
+  const RunResult top = gnbench({"run", "-N", "1", "-C", "8", "--spatial", "4", "-G", "2", "--seed",
+                                 "18446744073709551615", "--list"});
+  EXPECT_EQ(top.exit_code, 0) << top.describe();
+  EXPECT_NE(top.out.find("seed18446744073709551615"), std::string::npos) << top.out;
+}
+
 INSTANTIATE_TEST_SUITE_P(Registered, SubcommandWiring, ::testing::ValuesIn(subcommand_names()),
                          [](const auto& info) { return info.param; });
 

@@ -428,6 +428,12 @@ TEST(ConfigNames, CharactersAndDuplicates) {
   expect_error(
       R"({"axes": [{"prefix": "my sweep", "batch": 1, "channels": 4, "spatial": 4, "groups": 2}]})",
       {"axes[0]", "field 'prefix' = \"my sweep\"", "[A-Za-z0-9_.-]*"});
+  // A prefix within the name rule whose generated names are not.
+  const std::string long_prefix(240, 'p');
+  expect_error(R"({"axes": [{"prefix": ")" + long_prefix +
+                   R"(", "batch": 1, "channels": [4, 40000], "spatial": 4, "groups": 2}]})",
+               {"axes[0]", "field 'prefix'",
+                "with '_n1_c40000_hw4_g2' appended makes a name of 257", "at most 255 characters"});
 }
 
 // ---- valid files ----

@@ -55,6 +55,9 @@ TEST(ValidateDistribution, AgreesWithTheGenerator) {
       {{"large_mean", 1e30}, true},
       {{"large_mean", 1e38}, false},
       {{"grad_scale", 1e31}, false},
+      {{"grad_scale", 1e-30}, true},
+      {{"grad_scale", 1e-31}, false},  // grad_out would be float32 zeros and subnormals
+      {{"grad_scale", 1e-300}, false},
       {{"near_constant", 1e35}, false},
       {{"heavy_tail", 0.1}, true},
       {{"heavy_tail", 1e-3}, false},

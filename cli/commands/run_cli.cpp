@@ -71,7 +71,7 @@ void add_one_off_options(CLI::App* c, RunCli& s) {
   s.seed_opt = c->add_option("--seed", s.one_off.seed,
                              "RNG seed of the one-off problem's inputs; with --random, the seed "
                              "the random problems are drawn from (default 1)")
-                   ->check(kNotNegative)
+                   ->check(kUint64)
                    ->group(group);
   s.distribution_opt =
       c->add_option("--distribution", s.distribution,
@@ -87,6 +87,7 @@ void add_one_off_options(CLI::App* c, RunCli& s) {
                      ->group(group);
   c->add_option("--name", s.one_off_name,
                 "name of the one-off problem (default: from its shape, e.g. n8_c320_hw4096_g32)")
+      ->check(kNotEmpty)
       ->group(group)
       ->needs(s.batch);
   c->footer(distribution_help());
@@ -141,7 +142,8 @@ void add_device_options(CLI::App* c, RunCli& s) {
   auto& bench = s.cmd.bench;
   c->add_option("--device", bench.context.device,
                 "Device index or name substring (see `gnbench devices`); a list (0,2) or all: "
-                "one worker per device at once, merged into one results file");
+                "one worker per device at once, merged into one results file")
+      ->check(kNotEmpty);
   c->add_flag("--mixed-devices", s.cmd.mixed_devices,
               "With a --device list: allow different device models in one timing table");
   c->add_flag("--validate", bench.context.validation, "Enable the Khronos validation layer");
@@ -154,7 +156,8 @@ void add_device_options(CLI::App* c, RunCli& s) {
       ->capture_default_str()
       ->check(CLI::Range(1u, 1000u));
   c->add_option("--shard", s.cmd.shard,
-                "Run only the I-th of N round-robin slices of the problems (I/N)");
+                "Run only the I-th of N round-robin slices of the problems (I/N)")
+      ->check(kNotEmpty);
 }
 
 void apply_device_options(const RunCli& s, RunCommand& cmd) {

@@ -37,7 +37,8 @@ void add_input_options(CLI::App* c, TuneCli& t) {
   c->add_option("--problem", t.problems, "Problems to tune, by name or glob (default: all)");
   c->add_option("--kernels", t.kernel_dirs, "Extra folder(s) of kernel manifests")
       ->check(CLI::ExistingDirectory);
-  c->add_option("--device", t.cmd.run.bench.context.device, "Device index or name substring");
+  c->add_option("--device", t.cmd.run.bench.context.device, "Device index or name substring")
+      ->check(kNotEmpty);
   c->add_option("--results", t.results, "Also write the run's results file");
 }
 

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <string>
 
@@ -29,5 +31,20 @@ inline const CLI::Validator kNotNegative(
       return s.find('-') == std::string::npos ? std::string() : "'" + s + "' must not be negative";
     },
     "NONNEGATIVE");
+
+// CLI11 reads a number past 2^64-1 into an unsigned 64-bit option as 2^64-1.
+inline const CLI::Validator kUint64(
+    [](std::string& s) {
+      uint64_t value = 0;
+      const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
+      if (ec == std::errc() && end == s.data() + s.size()) return std::string();
+      return "'" + s + "' is not an integer in [0, 2^64-1]";
+    },
+    "UINT64");
+
+// An empty value would read as "not given" and be ignored without a word.
+inline const CLI::Validator kNotEmpty(
+    [](std::string& s) { return s.empty() ? std::string("must not be empty") : std::string(); },
+    "NOT_EMPTY");
 
 }  // namespace gnbench

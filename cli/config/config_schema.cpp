@@ -358,6 +358,11 @@ void expand_axes(const json& v, size_t index, const Settings& defaults, const Js
           Shape shape{n, c, hw, g};
           std::string name = prefix + "_n" + std::to_string(n) + "_c" + std::to_string(c) + "_hw" +
                              std::to_string(hw) + "_g" + std::to_string(g);
+          // The prefix passed the name rule; with the shape appended the name may not.
+          if (const std::string rule = name_rule(name); !rule.empty())
+            ctx.fail_field("prefix", v.contains("prefix") ? &v.at("prefix") : nullptr,
+                           "with '" + name.substr(prefix.size()) + "' appended makes a name of " +
+                               std::to_string(name.size()) + " characters: " + rule);
           JsonPlace pctx{file.source, "problem '" + name + "' (" + origin + ")", ""};
           validate_shape_in(shape, pctx);
           out.push_back(make_problem(name, shape, s));

@@ -102,6 +102,8 @@ constexpr double kMaxScaleParam = 1e30;
 // Below this many degrees of freedom nearly every Student-t draw lies beyond the 1e8 cap (or
 // overflows) and is redrawn, so generating the inputs would take practically forever.
 constexpr double kMinHeavyTailDof = 0.1;
+// grad_out = N(0,1) * param stays a normal float32 (>= 1.2e-38) for draws down to 1e-8.
+constexpr double kMinGradScale = 1e-30;
 
 // The param a draw actually uses: the default for 0, else validated for the kind.
 double resolve_param(const KindEntry& entry, double param) {
@@ -124,6 +126,10 @@ double resolve_param(const KindEntry& entry, double param) {
   if (scale && param > kMaxScaleParam)
     throw std::invalid_argument("distribution '" + name +
                                 "': param must be <= 1e30 (larger values overflow float32)");
+  if (entry.kind == Kind::kGradScale && param < kMinGradScale)
+    throw std::invalid_argument(
+        "distribution 'grad_scale': param must be >= 1e-30 (smaller values turn grad_out into "
+        "float32 zeros and subnormals, and every kernel passes on zeros)");
   if (entry.kind == Kind::kHeavyTail && param < kMinHeavyTailDof)
     throw std::invalid_argument(
         "distribution 'heavy_tail': param (degrees of freedom) must be >= 0.1 (below it nearly "
