@@ -103,6 +103,38 @@ TEST(StopSignals, AStopBetweenTrialsRecordsNoPartialPass) {
         << e.name() << ": " << verdict_name(e.verdict) << " after " << e.trials << " trials";
 }
 
+// SIGKILL (out of memory, Slurm past its grace time) cannot be handled: --checkpoint keeps
+// the --json file of what finished up to date while the run goes on, so the kill loses at
+// most the problems since the last write.
+TEST(StopSignals, AKillKeepsTheLastCheckpoint) {
+  TempDir tmp("sigkill_checkpoint");
+  std::ofstream(tmp / "long.json")
+      << R"({"axes": {"prefix": "long", "batch": [1, 2, 3, 4, 5, 6, 7, 8],
+      "channels": [64, 128], "spatial": [4096, 8192, 16384], "groups": [8, 16, 32, 64]}})";
+  for (const std::string name : {"out.json", "out.json.gz"}) {
+    const std::string out = tmp / name;
+    RunResult r;
+    for (double kill_after : {5.0, 12.0, 30.0}) {  // a loaded machine may finish nothing in 5 s
+      fs::remove(out);
+      r = testing::run_gnbench(
+          testing::RunSpec({"run", tmp / "long.json", "--variant", "seed", "--no-timing", "--quiet",
+                            "--checkpoint", "0", "--json", out},
+                           kill_after));
+      if (fs::exists(out)) break;
+    }
+    SCOPED_TRACE(r.describe());
+    EXPECT_TRUE(r.timed_out);  // killed with SIGKILL by the test, nothing handled
+    ASSERT_TRUE(fs::exists(out));
+    const RunRecords records = read_results_file(out);
+    EXPECT_FALSE(records.context.complete);
+    EXPECT_GT(records.entries.size(), 0u);
+    EXPECT_LT(records.entries.size(), 192u);
+    for (const auto& e : records.entries) EXPECT_EQ(e.verdict, Verdict::kPass) << e.name();
+  }
+  // (A kill during a checkpoint's write may leave its temporary file; the results file is
+  // then the previous checkpoint, whole.)
+}
+
 // GNU timeout signals its child and then the child's process group: one stop request can
 // arrive twice within milliseconds. That is one stop, not a kill: the results are written.
 TEST(StopSignals, TheSameSignalTwiceAtOnceIsOneStop) {

@@ -47,6 +47,8 @@ class BenchRunner {
 
   // Called with each entry that ran once its verdict is final (not for skipped entries).
   void on_entry_finished(std::function<void(const EntryRecord&)> f) { on_finished_ = std::move(f); }
+  // Called after each problem with the records so far (marked incomplete): run --checkpoint.
+  void on_problem_finished(std::function<void(const RunRecords&)> f) { on_problem_ = std::move(f); }
 
   // Runs every problem x variant. Stops between entries when `stop` becomes true and marks
   // the records incomplete. When `stop` comes while a kernel overruns --kernel-timeout (the
@@ -79,6 +81,7 @@ class BenchRunner {
   std::vector<CompiledVariant> compiled_;    // by run(), on first use
   std::vector<std::string> compile_errors_;  // per selected variant: why its pipeline failed
   std::function<void(const EntryRecord&)> on_finished_;
+  std::function<void(const RunRecords&)> on_problem_;
 };
 
 }  // namespace gnbench

@@ -33,6 +33,9 @@ struct RunCommand {
   bool show_skipped = false;     // SKIP rows in the table (else only counted)
   bool list = false;             // print the plan (problem x variant, or why not) and stop
   bool per_sample_rows = false;  // results file: one Google Benchmark row per sample too
+  // --checkpoint: seconds between writes of the --json file while the run goes on (0: after
+  // every problem), so that a kill (SIGKILL, out of memory) loses at most that much.
+  double checkpoint_s = 30;
   std::string command_line;
   std::string shard;  // --shard I/N: run every N-th problem, starting at the I-th (1-based)
   bool mixed_devices = false;  // --device a,b of different models in one timing table

@@ -274,6 +274,14 @@ void add_output_options(CLI::App* c, RunCli& s) {
   c->add_flag("--per-sample-rows", s.cmd.per_sample_rows,
               "--json: also one Google Benchmark row per sample (docs/results.md)")
       ->group(group);
+  c->add_option("--checkpoint", s.cmd.checkpoint_s,
+                "--json: while running, rewrite the file with what finished (marked incomplete) at "
+                "most every this many seconds (0: after every problem), so a kill loses at most "
+                "that much")
+      ->capture_default_str()
+      ->check(kFinite)
+      ->check(CLI::Range(0.0, 1e6))
+      ->group(group);
   c->add_flag("--force", s.cmd.force, "Replace existing output files")->group(group);
   c->add_flag("--quiet,-q", s.cmd.quiet,
               "No progress on stderr (a status line on a terminal, else a line per entry)")

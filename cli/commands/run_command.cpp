@@ -187,6 +187,30 @@ class RunOutputs {
     save(kCsv, [&] { return csv_report(r); });
     save(kMd, [&] { return markdown_report(r, table); });
   }
+  // --checkpoint: the --json file rewritten with what finished so far (a file only: standard
+  // output and devices cannot be rewritten), the first one an interval after the start.
+  bool checkpoint_due() const {
+    const auto& slot = slots_[kJson];
+    return slot &&
+           (slot->kind == OutputTarget::Kind::kCreate ||
+            slot->kind == OutputTarget::Kind::kReplace) &&
+           std::chrono::steady_clock::now() - last_checkpoint_ >= checkpoint_gap_;
+  }
+  void checkpoint(RunRecords so_far) {
+    const auto start = std::chrono::steady_clock::now();
+    so_far.context.complete = false;
+    derive_figures(so_far);
+    try {
+      write_output(*slots_[kJson], gzip_if_named(slots_[kJson]->path, results_json_text(so_far)));
+      // The file is this run's own now: later checkpoints and the final write replace it.
+      slots_[kJson]->kind = OutputTarget::Kind::kReplace;
+    } catch (const std::runtime_error& e) {
+      std::cerr << "gnbench: warning: --checkpoint: " << e.what() << "\n";
+    }
+    last_checkpoint_ = std::chrono::steady_clock::now();
+    // Never more than about a tenth of the run spent writing checkpoints.
+    checkpoint_gap_ = std::max(checkpoint_gap_, 10 * (last_checkpoint_ - start));
+  }
   std::string results_json_text(const RunRecords& r) const {
     return results_to_json(r, cmd_.per_sample_rows).dump(1) + "\n";
   }
@@ -199,6 +223,10 @@ class RunOutputs {
   std::optional<OutputTarget> slots_[4];
   bool lost_ = false;
   bool to_stdout_ = false;
+  std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::duration checkpoint_gap_ =
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+          std::chrono::duration<double>(cmd_.checkpoint_s));
 };
 
 // The exit code of what ran: 1 for a failed entry or validation messages, 130 when stopped.
@@ -335,6 +363,13 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
     log.emplace(std::cerr, start_log(runner->plan(problems)));
     runner->on_entry_finished([&log](const EntryRecord& e) { log->finished(e); });
   }
+  if (runner && cmd.json_out)
+    runner->on_problem_finished([&](const RunRecords& so_far) {
+      if (!outputs.checkpoint_due()) return;  // before any copy: most problems write nothing
+      RunRecords r = so_far;
+      stamp(r);
+      outputs.checkpoint(std::move(r));
+    });
   auto on_abandon = [&](const RunRecords& partial) {  // stopped while a kernel overran
     RunRecords r = partial;
     stamp(r);
