@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The verification suite (configs/verify.json) on this machine's device, verify only, every
-# variant: first with its fixed seed, then its random block again from a fresh seed, printed
-# so that any failure reruns (VERIFY_SEED=<seed> bash scripts/verify-suite.sh). Fails when an
+# variant: first with its fixed seed, then configs/numerics.json's hard inputs, then its random
+# block again from a fresh seed, printed so that any failure reruns
+# (VERIFY_SEED=<seed> bash scripts/verify-suite.sh). Fails when an
 # entry fails or when the coverage reports show a regime a variant could run but never passed
 # (verify.json for every variant, verify_fold.json for the families whose fold needs millions
 # of groups: a NEVER cell of the first must be PASS in the second).
@@ -14,7 +15,7 @@ echo "verify-suite: fresh seed $seed (rerun with VERIFY_SEED=$seed bash scripts/
 python3 - "$seed" > "$out/fresh.json" <<'PY'
 import json, sys
 block = json.load(open('configs/verify.json'))['random']
-block.update(seed=int(sys.argv[1]), prefix='fresh', count=12)  # half the block: CI time
+block.update(seed=int(sys.argv[1]), prefix='fresh', count=12)  # part of the block: CI time
 print(json.dumps({'description': 'verify.json random block, fresh seed', 'random': block}))
 PY
 status=0
@@ -56,6 +57,11 @@ for variant, regime in gaps:
     print(f'verify-suite: {variant} never verified in {regime}, in either run')
 sys.exit(1 if gaps else 0)
 PY
+# Hard inputs at full strength (|mean|/std up to 1e4, constant groups, heavy tails), where a
+# kernel that drops the mean shift or the eps term passes verify.json's milder draws.
+build/gnbench run configs/numerics.json --no-timing -q > "$out/numerics.txt" ||
+  { cat "$out/numerics.txt"; echo "verify-suite: numerics.json failed"; status=1; }
+tail -1 "$out/numerics.txt"
 # The fresh draw alone need not reach every regime: only its failures count.
 build/gnbench run "$out/fresh.json" --no-timing -q || { echo "verify-suite: fresh seed $seed failed"; status=1; }
 exit $status
