@@ -71,6 +71,15 @@ struct RunSpec {
       : args(std::move(a)), timeout_s(timeout), sigint_after_s(sigint), env(std::move(e)) {}
 };
 
+// A config of 192 problems of up to a few million elements, far more than a run gets through
+// in the seconds before a test stops it; written into `dir`, its path returned.
+inline std::string write_long_config(const std::filesystem::path& dir) {
+  const std::filesystem::path path = dir / "long.json";
+  std::ofstream(path) << R"({"axes": {"prefix": "long", "batch": [1, 2, 3, 4, 5, 6, 7, 8],
+      "channels": [64, 128], "spatial": [4096, 8192, 16384], "groups": [8, 16, 32, 64]}})";
+  return path.string();
+}
+
 inline RunResult run_gnbench(const RunSpec& spec) {
   namespace fs = std::filesystem;
   static int counter = 0;

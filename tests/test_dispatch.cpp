@@ -435,16 +435,14 @@ TEST(ModelsConfig, PublishedShapesWithSourcesCoverTheRegimes) {
 // when it reads one); stopped before any entry was timed, it writes none and still exits 130.
 TEST(TuneCli, AnInterruptedTuneSaysSo) {
   TempDir dir("tune_stop");
-  std::ofstream(dir / "long.json")
-      << R"({"axes": {"prefix": "long", "batch": [1, 2, 3, 4, 5, 6, 7, 8],
-      "channels": [64, 128], "spatial": [4096, 8192, 16384], "groups": [8, 16, 32, 64]}})";
+  const std::string long_config = testing::write_long_config(dir.path());
   const std::string table = dir / "t.json";
   testing::RunResult r;
   for (double delay : {4.0, 8.0, 20.0}) {  // a loaded machine may time nothing in 4 s
     fs::remove(table);
-    r = run_gnbench(RunSpec(
-        {"tune", dir / "long.json", "--json", table, "--variant", "seed", "--samples", "2", "-q"},
-        120, delay));
+    r = run_gnbench(
+        RunSpec({"tune", long_config, "--json", table, "--variant", "seed", "--samples", "2", "-q"},
+                120, delay));
     if (fs::exists(table)) break;
   }
   SCOPED_TRACE(r.describe());
@@ -454,16 +452,16 @@ TEST(TuneCli, AnInterruptedTuneSaysSo) {
   EXPECT_FALSE(t.complete);
   EXPECT_LT(t.entries.size(), 192u);
   EXPECT_NE(r.out.find("incomplete: the run was interrupted"), std::string::npos);
-  auto best = run_gnbench(RunSpec({"run", dir / "long.json", "--problem", t.entries[0].problem,
+  auto best = run_gnbench(RunSpec({"run", long_config, "--problem", t.entries[0].problem,
                                    "--variant", "best", "--table", table, "--no-timing", "-q"},
                                   120));
   EXPECT_EQ(best.exit_code, 0) << best.describe();
   EXPECT_NE(best.err.find("written by an interrupted tune"), std::string::npos) << best.err;
 
   fs::remove(table);
-  auto early = run_gnbench(RunSpec(
-      {"tune", dir / "long.json", "--json", table, "--variant", "seed", "--samples", "2", "-q"},
-      120, 0.2));
+  auto early = run_gnbench(
+      RunSpec({"tune", long_config, "--json", table, "--variant", "seed", "--samples", "2", "-q"},
+              120, 0.2));
   EXPECT_EQ(early.exit_code, 130) << early.describe();
   if (!fs::exists(table))
     EXPECT_NE(early.err.find("no dispatch table written"), std::string::npos) << early.err;

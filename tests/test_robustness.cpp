@@ -37,9 +37,7 @@ class Interrupt : public ::testing::TestWithParam<int> {};
 TEST_P(Interrupt, SignalWritesTheFinishedProblemsMarkedIncomplete) {
   TempDir tmp("sigint");
   // 192 problems of up to a few million elements: far more than the run gets through in 2 s.
-  std::ofstream(tmp / "long.json")
-      << R"({"axes": {"prefix": "long", "batch": [1, 2, 3, 4, 5, 6, 7, 8],
-      "channels": [64, 128], "spatial": [4096, 8192, 16384], "groups": [8, 16, 32, 64]}})";
+  const std::string long_config = testing::write_long_config(tmp.path());
   const std::string out = tmp / "out.json";
   // SIGINT after 2 s; on a loaded machine start-up may take longer than that, so a run that had
   // finished nothing yet is tried again with a later signal.
@@ -48,8 +46,8 @@ TEST_P(Interrupt, SignalWritesTheFinishedProblemsMarkedIncomplete) {
   for (double delay : {2.0, 5.0, 15.0}) {
     fs::remove(out);
     testing::RunSpec spec(
-        {"run", tmp / "long.json", "--variant", "seed", "--no-timing", "--quiet", "--json", out},
-        120, delay);
+        {"run", long_config, "--variant", "seed", "--no-timing", "--quiet", "--json", out}, 120,
+        delay);
     spec.signal = GetParam();
     r = testing::run_gnbench(spec);
     if (!fs::exists(out)) break;
@@ -108,16 +106,14 @@ TEST(StopSignals, AStopBetweenTrialsRecordsNoPartialPass) {
 // most the problems since the last write.
 TEST(StopSignals, AKillKeepsTheLastCheckpoint) {
   TempDir tmp("sigkill_checkpoint");
-  std::ofstream(tmp / "long.json")
-      << R"({"axes": {"prefix": "long", "batch": [1, 2, 3, 4, 5, 6, 7, 8],
-      "channels": [64, 128], "spatial": [4096, 8192, 16384], "groups": [8, 16, 32, 64]}})";
+  const std::string long_config = testing::write_long_config(tmp.path());
   for (const std::string name : {"out.json", "out.json.gz"}) {
     const std::string out = tmp / name;
     RunResult r;
     for (double kill_after : {5.0, 12.0, 30.0}) {  // a loaded machine may finish nothing in 5 s
       fs::remove(out);
       r = testing::run_gnbench(
-          testing::RunSpec({"run", tmp / "long.json", "--variant", "seed", "--no-timing", "--quiet",
+          testing::RunSpec({"run", long_config, "--variant", "seed", "--no-timing", "--quiet",
                             "--checkpoint", "0", "--json", out},
                            kill_after));
       if (fs::exists(out)) break;
@@ -139,13 +135,10 @@ TEST(StopSignals, AKillKeepsTheLastCheckpoint) {
 // arrive twice within milliseconds. That is one stop, not a kill: the results are written.
 TEST(StopSignals, TheSameSignalTwiceAtOnceIsOneStop) {
   TempDir tmp("sigtwice");
-  std::ofstream(tmp / "long.json")
-      << R"({"axes": {"prefix": "long", "batch": [1, 2, 3, 4, 5, 6, 7, 8],
-      "channels": [64, 128], "spatial": [4096, 8192, 16384], "groups": [8, 16, 32, 64]}})";
+  const std::string long_config = testing::write_long_config(tmp.path());
   const std::string out = tmp / "out.json";
   testing::RunSpec spec(
-      {"run", tmp / "long.json", "--variant", "seed", "--no-timing", "--quiet", "--json", out}, 120,
-      3.0);
+      {"run", long_config, "--variant", "seed", "--no-timing", "--quiet", "--json", out}, 120, 3.0);
   spec.signal = SIGTERM;
   spec.repeat_after_s = 0.01;
   RunResult r = testing::run_gnbench(spec);
