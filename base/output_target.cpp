@@ -44,12 +44,13 @@ void check_folder(const fs::path& file, const std::string& prefix) {
 }
 
 // Absolute, with the symlinks and dot segments of its existing part resolved: weakly_canonical
-// of a bare relative name ("x.json") would stay relative while "./x.json" would not.
+// of a bare relative name ("x.json") would stay relative while "./x.json" would not. Symlinks
+// first: "link/.." is the folder above link's target, not the folder link is in.
 fs::path resolved(const fs::path& p) {
   std::error_code ec;
-  const fs::path absolute = fs::absolute(p, ec).lexically_normal();
+  const fs::path absolute = fs::absolute(p, ec);
   const fs::path canonical = fs::weakly_canonical(absolute, ec);
-  return ec ? absolute : canonical;
+  return ec ? absolute.lexically_normal() : canonical.lexically_normal();
 }
 
 }  // namespace

@@ -82,6 +82,14 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const std::vector<Subcommand> subcommands =
       add_subcommands(app, Invocation{join_args(argc, argv), &g_stop});
+  // "--name=" (an empty shell variable) makes CLI11 take the next argument as the value.
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.starts_with("--") && arg.find('=') == arg.size() - 1) {
+      std::cerr << "gnbench: error: " << arg << ": an empty value (see gnbench --help)\n";
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
     for (const auto& sub : subcommands)

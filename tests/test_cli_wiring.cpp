@@ -140,7 +140,8 @@ TEST(CliWiring, EachSubcommandRegistersItsOptions) {
        "--mixed-devices --validate --kernel-timeout --trials --shard -N,--batch -C,--channels "
        "--spatial -G,--groups --eps --seed --distribution --random --name --warmup --warmup-time "
        "--device-warmup --samples --min-samples --min-time --max-noise --timeout --mode --flush "
-       "--stage-times --no-timing --copy-bandwidth --json --csv --md --dump --per-sample-rows --checkpoint "
+       "--stage-times --no-timing --copy-bandwidth --json --csv --md --dump --per-sample-rows "
+       "--checkpoint "
        "--force -q,--quiet --show-skipped --list --pipeline-stats --baseline --update-baseline "
        "--threshold --ignore-device"},
       {"compare",
@@ -214,6 +215,9 @@ TEST(CliWiring, OutOfRangeSeedsAndEmptyValuesAreRefused) {
       {{"--shard", ""}, "--shard: must not be empty"},
       {{"--device", ""}, "--device: must not be empty"},
       {{"--name", ""}, "--name: must not be empty"},
+      {{"--seed", "010"}, "--seed: '010'"},      // CLI11 would read it as octal 8
+      {{"--name="}, "--name=: an empty value"},  // else the next argument became the name
+      {{"--shard="}, "--shard=: an empty value"},
   };
   for (const auto& [extra, message] : cases) {
     std::vector<std::string> args = one_off;

@@ -475,6 +475,12 @@ TEST(TuneCli, MaxNoiseIsAPercentAsInRun) {
   auto high = run_gnbench(
       RunSpec({"tune", dir / "c.json", "--json", dir / "t.json", "--max-noise", "150"}, 60));
   EXPECT_EQ(high.exit_code, 2) << high.describe();
+  // The table and the run's results file are never one file (the table would replace it).
+  auto same = run_gnbench(RunSpec({"tune", dir / "c.json", "--json", dir / "t.json", "--results",
+                                   dir.path().string() + "/./t.json"},
+                                  60));
+  EXPECT_EQ(same.exit_code, 2) << same.describe();
+  EXPECT_NE(same.err.find("same file"), std::string::npos) << same.err;
   auto help = run_gnbench(RunSpec({"tune", "--help"}, 60));
   EXPECT_NE(help.out.find("in percent"), std::string::npos) << help.out;
 }

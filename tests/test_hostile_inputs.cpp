@@ -562,6 +562,20 @@ TEST(OutputTargets, OnePathForTwoOutputsIsRefused) {
       EXPECT_NE(err.find("same file"), std::string::npos) << name << " " << other << ": " << err;
     }
   fs::current_path(cwd);
+  // "link/.." is the folder above link's target: one file with other/z.json, not with z.json.
+  fs::create_directories(tmp / "other/deep");
+  fs::create_directory_symlink(tmp / "other/deep", tmp / "lnk");
+  const std::string via_link = tmp.path().string() + "/lnk/../z.json";
+  EXPECT_NE(config_error_of([&] {
+              check_distinct_outputs({check_output_target("--json", tmp / "other/z.json", true),
+                                      check_output_target("--csv", via_link, true)});
+            }).find("same file"),
+            std::string::npos);
+  EXPECT_EQ(config_error_of([&] {
+              check_distinct_outputs({check_output_target("--json", tmp / "z.json", true),
+                                      check_output_target("--csv", via_link, true)});
+            }),
+            "");
   EXPECT_EQ(config_error_of([&] {
               check_distinct_outputs({check_output_target("--json", tmp / "x.json", true),
                                       check_output_target("--csv", tmp / "x.csv", true)});

@@ -6,6 +6,7 @@
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
 #include "base/message_text.hpp"
+#include "base/output_target.hpp"
 #include "cli/commands/commands.hpp"
 #include "cli/dispatch/dispatch_table.hpp"
 #include "cli/report/best_variants.hpp"
@@ -15,6 +16,9 @@ namespace gnbench {
 
 int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
   ensure_writable_target(cmd.table_out, cmd.run.force, "--force");
+  if (cmd.run.json_out)  // the table and the run's results file: never one file
+    check_distinct_outputs({check_output_target("--json", cmd.table_out.string(), true),
+                            check_output_target("--results", cmd.run.json_out->string(), true)});
   auto write_table_file = [&cmd](const DispatchTable& table) {
     write_file_atomically(cmd.table_out, table_to_json(table).dump(1) + "\n");
     std::cout << "\ndispatch table"
@@ -54,7 +58,14 @@ int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
   std::optional<ConfigError> no_table;
   cmd.run.on_records = [&](const RunRecords& records) {
     try {
-      write_table(records, "this run");
+      if (records.context.complete || records.entries.empty())
+        return write_table(records, "this run");
+      // Stopped: the last problem may lack some candidates (the stop comes between variants),
+      // and its "fastest" would be a choice among those that ran. Left out.
+      RunRecords finished = records;
+      const std::string last = finished.entries.back().problem.name;
+      std::erase_if(finished.entries, [&](const EntryRecord& e) { return e.problem.name == last; });
+      write_table(finished, "this run");
     } catch (const ConfigError& e) {
       no_table = e;
     }

@@ -32,13 +32,16 @@ inline const CLI::Validator kNotNegative(
     },
     "NONNEGATIVE");
 
-// CLI11 reads a number past 2^64-1 into an unsigned 64-bit option as 2^64-1.
+// CLI11 reads a number past 2^64-1 into an unsigned 64-bit option as 2^64-1, and one with a
+// leading zero as octal.
 inline const CLI::Validator kUint64(
     [](std::string& s) {
       uint64_t value = 0;
       const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), value);
-      if (ec == std::errc() && end == s.data() + s.size()) return std::string();
-      return "'" + s + "' is not an integer in [0, 2^64-1]";
+      // A leading zero: CLI11 would read "010" as octal 8.
+      if (ec == std::errc() && end == s.data() + s.size() && (s.size() == 1 || s[0] != '0'))
+        return std::string();
+      return "'" + s + "' is not an integer in [0, 2^64-1] (no leading zeros)";
     },
     "UINT64");
 
