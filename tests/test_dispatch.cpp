@@ -408,6 +408,20 @@ TEST(DispatchTable, MergesLaterFilesAndDropsUnknownVariants) {
   EXPECT_EQ(one.entries[0].runner_up, "b");
   EXPECT_EQ(one.entries[0].times_us,
             (std::map<std::string, double>{{"a", 9.0}, {"b", 12.0}, {"c", 20.0}}));
+
+  // An interrupted run: a problem that got fewer variants than the others (stopped between
+  // them) is left out, not given a choice among the variants that ran.
+  RunRecords stopped;
+  stopped.context.complete = false;
+  const Shape s2{4, 32, 100, 4};
+  for (const char* v : {"a", "b", "c"})
+    stopped.entries.push_back(timed("done", s, v, Verdict::kPass, v[0] == 'b' ? 5e3 : 8e3));
+  stopped.entries.push_back(timed("half", s2, "a", Verdict::kPass, 30e3));
+  const DispatchTable partial = table_from_records(stopped, "hot", "stopped.json");
+  EXPECT_FALSE(partial.complete);
+  ASSERT_EQ(partial.entries.size(), 1u);
+  EXPECT_EQ(partial.entries[0].problem, "done");
+  EXPECT_EQ(partial.entries[0].variant, "b");
 }
 
 // models.json: enough shapes, each with its source, loadable, and covering the regimes the

@@ -178,11 +178,7 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
       records.context.complete = false;
       break;
     }
-    if (on_problem_) {
-      records.context.complete = false;  // until the last problem
-      on_problem_(records);
-      records.context.complete = true;
-    }
+    if (on_problem_) on_problem_(records);
   }
   if (probe && !state.stopped()) {
     progress("measuring copy bandwidth again", records.entries.size(), state.total);

@@ -18,10 +18,10 @@ namespace gnbench {
 
 class VulkanContext;
 
-// One problem x variant of a run, before it runs (`run --list`).
 // The skip reason of a variant --variant best did not choose for the problem.
 inline constexpr const char* kNotChosen = "not chosen";
 
+// One problem x variant of a run, before it runs (`run --list`).
 struct PlannedEntry {
   Problem problem;
   std::string variant;
@@ -47,7 +47,7 @@ class BenchRunner {
 
   // Called with each entry that ran once its verdict is final (not for skipped entries).
   void on_entry_finished(std::function<void(const EntryRecord&)> f) { on_finished_ = std::move(f); }
-  // Called after each problem with the records so far (marked incomplete): run --checkpoint.
+  // Called after each problem with the records so far: run --checkpoint.
   void on_problem_finished(std::function<void(const RunRecords&)> f) { on_problem_ = std::move(f); }
 
   // Runs every problem x variant. Stops between entries when `stop` becomes true and marks

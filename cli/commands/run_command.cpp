@@ -209,7 +209,7 @@ class RunOutputs {
     }
     last_checkpoint_ = std::chrono::steady_clock::now();
     // Never more than about a tenth of the run spent writing checkpoints.
-    checkpoint_gap_ = std::max(checkpoint_gap_, 10 * (last_checkpoint_ - start));
+    checkpoint_gap_ = std::max(configured_gap(), 10 * (last_checkpoint_ - start));
   }
   std::string results_json_text(const RunRecords& r) const {
     return results_to_json(r, cmd_.per_sample_rows).dump(1) + "\n";
@@ -224,9 +224,11 @@ class RunOutputs {
   bool lost_ = false;
   bool to_stdout_ = false;
   std::chrono::steady_clock::time_point last_checkpoint_ = std::chrono::steady_clock::now();
-  std::chrono::steady_clock::duration checkpoint_gap_ =
-      std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-          std::chrono::duration<double>(cmd_.checkpoint_s));
+  std::chrono::steady_clock::duration configured_gap() const {
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(cmd_.checkpoint_s));
+  }
+  std::chrono::steady_clock::duration checkpoint_gap_ = configured_gap();
 };
 
 // The exit code of what ran: 1 for a failed entry or validation messages, 130 when stopped.

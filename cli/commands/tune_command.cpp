@@ -58,14 +58,7 @@ int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
   std::optional<ConfigError> no_table;
   cmd.run.on_records = [&](const RunRecords& records) {
     try {
-      if (records.context.complete || records.entries.empty())
-        return write_table(records, "this run");
-      // Stopped: the last problem may lack some candidates (the stop comes between variants),
-      // and its "fastest" would be a choice among those that ran. Left out.
-      RunRecords finished = records;
-      const std::string last = finished.entries.back().problem.name;
-      std::erase_if(finished.entries, [&](const EntryRecord& e) { return e.problem.name == last; });
-      write_table(finished, "this run");
+      write_table(records, "this run");
     } catch (const ConfigError& e) {
       no_table = e;
     }

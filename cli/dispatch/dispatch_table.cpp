@@ -1,6 +1,7 @@
 #include "cli/dispatch/dispatch_table.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "base/errors.hpp"
@@ -68,6 +69,21 @@ void rank_times(DispatchEntry& e) {
   }
 }
 
+// Records of an interrupted run without the problems it stopped inside: a stop comes between
+// variants, and such a problem's "fastest" would be a choice among those that ran. Every
+// finished problem has an entry per variant (SKIP included), so a partial one has fewer.
+RunRecords finished_problems(const RunRecords& records) {
+  if (records.context.complete) return records;
+  std::map<std::string, size_t> entries;
+  for (const auto& e : records.entries) ++entries[e.problem.name];
+  size_t most = 0;
+  for (const auto& [name, n] : entries) most = std::max(most, n);
+  RunRecords finished = records;
+  std::erase_if(finished.entries,
+                [&](const EntryRecord& e) { return entries[e.problem.name] < most; });
+  return finished;
+}
+
 }  // namespace
 
 DispatchTable table_from_records(const RunRecords& records, const std::string& mode,
@@ -79,7 +95,7 @@ DispatchTable table_from_records(const RunRecords& records, const std::string& m
   t.timing_mode = mode;
   t.gnbench_revision = records.context.git_revision;
   t.complete = records.context.complete;
-  for (const auto& b : best_variants(records, mode)) {
+  for (const auto& b : best_variants(finished_problems(records), mode)) {
     DispatchEntry e;
     e.problem = b.problem.name;
     e.shape = b.problem.shape;
