@@ -75,10 +75,12 @@ int masks_bits(uint masks[MASK_WORDS]) {
       }                                                                \
   }
 
-// MASK_LOADS (experiment switch, 0 = the form run 32 measured): how the on-chip builds issue
-// their slots' masked loads. 1: LOAD_PAIR_BOUNDED. 2: every slot's full vec4 loads first under
-// one predicate (`vs[k]` its vec4, `valid` its bit), then MASKED_SLOTS_FINISH: the tensor's
-// partial last vec4, then the masks (x less K, the neighbours' elements zero).
+// MASK_LOADS: how the on-chip builds issue their slots' masked loads. 0: two bounds tests per
+// load (run 32's form). 1: LOAD_PAIR_BOUNDED. 2: every slot's full vec4 loads first under one
+// predicate (`vs[k]` its vec4, `valid` its bit), then MASKED_SLOTS_FINISH: the tensor's partial
+// last vec4, then the masks (x less K, the neighbours' elements zero). Run 41a (H100): 2 is
+// 1.06-1.41x faster for the 128-, 192- and 512-invocation builds (gn_onchip2.json sets it there)
+// and 3-6x slower for the 1024 one (more live registers); 1 is within 1 %.
 #ifndef MASK_LOADS
 #define MASK_LOADS 0
 #endif
