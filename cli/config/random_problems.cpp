@@ -17,6 +17,7 @@
 #include "base/errors.hpp"
 #include "base/json_fields.hpp"
 #include "base/path_name.hpp"
+#include "cli/config/config_schema.hpp"
 #include "cli/inputs/input_generator.hpp"
 
 namespace gnbench {
@@ -162,6 +163,17 @@ std::vector<std::string> all_distribution_kinds() {
   return names;
 }
 
+Expectation seed_known_defects(const Tolerances& tolerances) {
+  // Written as a config would write it, so it reads and reports like one.
+  static const json kDefects = json::parse(R"({
+    "verdict": "may_fail", "variants": ["seed"],
+    "reason": "the seed's known defects (built in for random problems): its float32 E[x^2] - mean^2 cancels on small groups with eps far below the variance and on large means (|mean|/std 1e3: the variance can cancel to nearly 0, so grad_input and grad_weight may be off by any factor or NaN; 1.6e15 seen), and on lavapipe its grad_weight_bias loop over N stops at the 65535-iteration loop cap on large-N fold problems",
+    "tensors": {"grad_input": {"kinds": ["error", "nonfinite"], "max_scaled": 1e300},
+                "grad_weight": {"kinds": ["error", "nonfinite"], "max_scaled": 1e300},
+                "grad_bias": {"kinds": ["error"], "max_scaled": 20}}})");
+  return parse_expect(kDefects, JsonPlace{"built-in", "random", ""}, tolerances);
+}
+
 std::vector<Problem> generate_random_problems(const RandomSpec& spec) {
   std::vector<Problem> out;
   std::set<std::string> names;
@@ -177,6 +189,7 @@ std::vector<Problem> generate_random_problems(const RandomSpec& spec) {
     p.seed = mix64(spec.seed ^ (uint64_t{i} << 32)) >> 32;  // short enough to type
     p.name = random_problem_name(spec.prefix, p);
     if (!names.insert(p.name).second) p.name += "_" + std::to_string(i);
+    p.expect = seed_known_defects(p.tolerances);
     out.push_back(std::move(p));
   }
   return out;
