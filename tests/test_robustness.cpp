@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -148,6 +149,31 @@ TEST(StopSignals, TheSameSignalTwiceAtOnceIsOneStop) {
   EXPECT_EQ(r.exit_code, 130);
   ASSERT_TRUE(fs::exists(out));
   EXPECT_FALSE(read_results_file(out).context.complete);
+}
+
+// Every shipped variant compiles before the first problem runs (seconds to tens of seconds on
+// lavapipe); a stop then is looked at before each variant's compile, not after all of them.
+TEST(StopSignals, AStopDuringShaderCompilationEndsTheRunAtOnce) {
+  TempDir tmp("sigcompile");
+  const std::string out = tmp / "out.json";
+  const double signal_at = 1.0;
+  testing::RunSpec spec({"run", kSource + "/configs/default.json", "--problem", "small_n8*",
+                         "--no-timing", "--quiet", "--json", out},
+                        120, signal_at);
+  const auto start = std::chrono::steady_clock::now();
+  RunResult r = testing::run_gnbench(spec);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  SCOPED_TRACE(r.describe());
+  ASSERT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 130);
+  ASSERT_TRUE(fs::exists(out));
+  const RunRecords records = read_results_file(out);
+  EXPECT_FALSE(records.context.complete);
+  // No entry ran: the stop came while the shaders compiled (else the test shows nothing).
+  EXPECT_TRUE(records.entries.empty()) << records.entries.size() << " entries ran";
+  // Before: the rest of the compilation first, 7-8 s here on 2 cores; now one variant's at most.
+  EXPECT_LT(seconds, signal_at + 3.0);
 }
 
 // A stop repeated seconds later is a kill: the way out of a kernel that hangs within a long

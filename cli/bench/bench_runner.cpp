@@ -126,7 +126,11 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   });
   // Shaders first: a shader that does not compile is a configuration error, found before the
   // seconds the copy-bandwidth probe takes.
-  compile_variants();
+  if (!compile_variants(stop)) {
+    records.context.complete = false;  // stopped before any problem ran
+    ctx_->set_abandon_handler({});
+    return records;
+  }
   for (const CompiledVariant& c : compiled_)
     for (size_t s = 0; s < c.stages.size(); ++s)
       if (!c.stages[s]->statistics().empty())

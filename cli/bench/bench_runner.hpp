@@ -62,7 +62,8 @@ class BenchRunner {
   struct RunState;  // what one run() shares across its problems (bench_runner.cpp)
   struct Trial;     // one trial's inputs, reference and device copies
 
-  void compile_variants();
+  // False when a stop came first (nothing is kept: a later run() compiles again).
+  bool compile_variants(const std::atomic<bool>* stop);
   RunContext run_context() const;
   std::vector<EntryRecord> new_entries(const Problem& problem, const std::string& chosen) const;
   void run_problem(const Problem& problem, std::vector<EntryRecord>& entries, RunState& run);

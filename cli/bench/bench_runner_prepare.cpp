@@ -104,19 +104,24 @@ RunContext BenchRunner::run_context() const {
 // Compiled once per runner: the shrinker calls run() again and again on small problems.
 // Variants compile in parallel (shaderc and pipeline creation are thread-safe; each call has
 // its own compiler); errors are then taken in variant order, as a sequential loop would. A
-// pipeline the driver fails to create is that variant's ERROR; the run goes on.
-void BenchRunner::compile_variants() {
-  if (!compiled_.empty()) return;
+// pipeline the driver fails to create is that variant's ERROR; the run goes on. A stop is
+// looked at before each variant: all of them take seconds to tens of seconds on a CPU device,
+// one at most a second or two, so Ctrl-C during compilation is not kept waiting.
+bool BenchRunner::compile_variants(const std::atomic<bool>* stop) {
+  if (!compiled_.empty()) return true;
   const size_t count = selected_.size();
   std::vector<std::optional<CompiledVariant>> built(count);
   std::vector<std::exception_ptr> failed(count);
+  const auto stopped = [stop] { return stop && stop->load(); };
   parallel_for(static_cast<int64_t>(count), kHeavyWork, [&](int64_t v) {
+    if (stopped()) return;
     try {
       built[v].emplace(compile_variant(*ctx_, *selected_[v]));
     } catch (...) {
       failed[v] = std::current_exception();
     }
   });
+  if (stopped()) return false;
   compile_errors_.assign(count, std::string());
   for (size_t v = 0; v < count; ++v) {
     if (!failed[v]) {
@@ -132,6 +137,7 @@ void BenchRunner::compile_variants() {
       throw;  // the shader itself is wrong: a configuration error, before any work
     }
   }
+  return true;
 }
 
 std::vector<EntryRecord> BenchRunner::new_entries(const Problem& problem,
