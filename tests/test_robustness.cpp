@@ -32,6 +32,21 @@ using testing::TempDir;
 
 const std::string kSource = GNBENCH_SOURCE_DIR;
 
+// A run a stop signal ended: exit 130 (not killed, not past its limit) and its --json file
+// written, marked incomplete; the file's records, or none when it is missing.
+RunRecords records_of_stopped_run(const RunResult& r, const std::string& out) {
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.signal, 0);
+  EXPECT_EQ(r.exit_code, 130);
+  if (!fs::exists(out)) {
+    ADD_FAILURE() << out << " not written";
+    return {};
+  }
+  RunRecords records = read_results_file(out);
+  EXPECT_FALSE(records.context.complete);
+  return records;
+}
+
 // SIGTERM and SIGHUP (timeout, CI cancellation, Slurm) are handled like SIGINT.
 class Interrupt : public ::testing::TestWithParam<int> {};
 
@@ -92,11 +107,7 @@ TEST(StopSignals, AStopBetweenTrialsRecordsNoPartialPass) {
                         "--no-timing", "--quiet", "--json", out},
                        120, 3.0));
   SCOPED_TRACE(r.describe());
-  ASSERT_FALSE(r.timed_out);
-  EXPECT_EQ(r.exit_code, 130);
-  ASSERT_TRUE(fs::exists(out));
-  const RunRecords records = read_results_file(out);
-  EXPECT_FALSE(records.context.complete);
+  const RunRecords records = records_of_stopped_run(r, out);
   for (const auto& e : records.entries)
     EXPECT_TRUE(e.trials == 1000 || e.verdict != Verdict::kPass)
         << e.name() << ": " << verdict_name(e.verdict) << " after " << e.trials << " trials";
@@ -144,11 +155,7 @@ TEST(StopSignals, TheSameSignalTwiceAtOnceIsOneStop) {
   spec.repeat_after_s = 0.01;
   RunResult r = testing::run_gnbench(spec);
   SCOPED_TRACE(r.describe());
-  ASSERT_FALSE(r.timed_out);
-  EXPECT_EQ(r.signal, 0);
-  EXPECT_EQ(r.exit_code, 130);
-  ASSERT_TRUE(fs::exists(out));
-  EXPECT_FALSE(read_results_file(out).context.complete);
+  records_of_stopped_run(r, out);
 }
 
 // Every shipped variant compiles before the first problem runs (seconds to tens of seconds on
@@ -165,11 +172,7 @@ TEST(StopSignals, AStopDuringShaderCompilationEndsTheRunAtOnce) {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   SCOPED_TRACE(r.describe());
-  ASSERT_FALSE(r.timed_out);
-  EXPECT_EQ(r.exit_code, 130);
-  ASSERT_TRUE(fs::exists(out));
-  const RunRecords records = read_results_file(out);
-  EXPECT_FALSE(records.context.complete);
+  const RunRecords records = records_of_stopped_run(r, out);
   // No entry ran: the stop came while the shaders compiled (else the test shows nothing).
   EXPECT_TRUE(records.entries.empty()) << records.entries.size() << " entries ran";
   // Before: the rest of the compilation first, 7-8 s here on 2 cores; now one variant's at most.
@@ -300,13 +303,8 @@ TEST(KernelTimeout, StopWhileAKernelOverrunsSavesWhatFinished) {
   spec.signal_when_stderr_has = "did not finish within";
   RunResult r = testing::run_gnbench(spec);
   SCOPED_TRACE(r.describe());
-  ASSERT_FALSE(r.timed_out);
-  EXPECT_EQ(r.signal, 0);
-  EXPECT_EQ(r.exit_code, 130);
   EXPECT_NE(r.err.find("saving what finished"), std::string::npos);
-  ASSERT_TRUE(fs::exists(out));
-  const RunRecords records = read_results_file(out);
-  EXPECT_FALSE(records.context.complete);
+  const RunRecords records = records_of_stopped_run(r, out);
   ASSERT_EQ(records.entries.size(), 2u);  // the first problem: hang SKIP, seed PASS
   for (const auto& e : records.entries) EXPECT_EQ(e.problem.name, "first");
 }
