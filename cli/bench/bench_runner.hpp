@@ -50,8 +50,8 @@ class BenchRunner {
   // Called after each problem with the records so far: run --checkpoint.
   void on_problem_finished(std::function<void(const RunRecords&)> f) { on_problem_ = std::move(f); }
 
-  // Runs every problem x variant. Stops between entries when `stop` becomes true and marks
-  // the records incomplete. When `stop` comes while a kernel overruns --kernel-timeout (the
+  // Runs every problem x variant. Stops between entries (or between the variants' compiles,
+  // before any entry) when `stop` becomes true and marks the records incomplete. When `stop` comes while a kernel overruns --kernel-timeout (the
   // wait cannot be cut short safely), `on_abandon` gets the finished problems' records, marked
   // incomplete, just before the process exits with 130.
   RunRecords run(const std::vector<Problem>& problems, const Progress& progress,

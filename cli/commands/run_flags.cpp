@@ -5,6 +5,7 @@
 #include "base/errors.hpp"
 #include "cli/config/config_loader.hpp"
 #include "cli/config/problem_name.hpp"
+#include "cli/config/seed_defects.hpp"
 #include "cli/inputs/input_generator.hpp"
 
 namespace gnbench {
@@ -53,6 +54,7 @@ Problem one_off_problem(Problem problem, double eps, const std::string& distribu
   problem.distribution.kind = distribution;
   if (!name.empty()) validate_problem_name(name, "--name");
   problem.name = name.empty() ? one_off_problem_name(problem) : name;
+  problem.expect = seed_known_defects(problem.tolerances);  // no config to declare it in
   return problem;
 }
 

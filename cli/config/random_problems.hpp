@@ -34,13 +34,6 @@ struct RandomSpec {
   double fold_fraction = 0.1;
 };
 
-// The seed reference variant's documented defects over any random ranges (its float32
-// E[x^2] - mean^2 cancels on large means and on small groups with tiny eps; lavapipe's loop cap
-// ends its grad_weight loop on large-N folds): may_fail for "seed" alone, unbounded. Every drawn
-// problem carries it, so a random draw fails on a wrong gn_* variant, not on the baseline's
-// known bugs; a config's random block with its own "expect" replaces it.
-Expectation seed_known_defects(const Tolerances& tolerances);
-
 // The problems, in order; the same spec gives the same problems on every machine.
 // Every problem has built-in tolerances and seed_known_defects().
 std::vector<Problem> generate_random_problems(const RandomSpec& spec);
