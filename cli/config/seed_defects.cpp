@@ -14,7 +14,8 @@ Expectation seed_known_defects(const Tolerances& tolerances) {
     "tensors": {"grad_input": {"kinds": ["error", "nonfinite"], "max_scaled": 1e300},
                 "grad_weight": {"kinds": ["error", "nonfinite"], "max_scaled": 1e300},
                 "grad_bias": {"kinds": ["error"], "max_scaled": 20}}})");
-  return parse_expect(kDefects, JsonPlace{"built-in", "seed_known_defects", ""}, tolerances);
+  return config_schema::parse_expect(kDefects, JsonPlace{"built-in", "seed_known_defects", ""},
+                                     tolerances);
 }
 
 }  // namespace gnbench
