@@ -21,6 +21,9 @@
 # file, Manifest.GradInputStagesKeepTheirProductUnfused's SPIR-V of every stage).
 # GNBENCH_SANITIZER_ALL=1 builds and runs every test; GNBENCH_SANITIZER_CTEST_ARGS adds ctest
 # arguments.
+#
+# Unity batches are off here (about 2 min more on 2 cores): every source file must compile on its
+# own, and a batch can hide a missing include or namespace (one reached CI's fuzz build once).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/install-deps.sh
