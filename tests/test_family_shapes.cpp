@@ -244,6 +244,7 @@ TEST(MaskedWideSlots, GeneratedOddRowsInsideEveryBuildsWhenPass) {
         axis["axes"][0].push_back(build);
     }
   ASSERT_TRUE(found) << "no masked axis in gn_onchip2.json";
+  m["variants"] = json::array({fam});  // the file's other families stay out
   TempDir dir("wide");
   const std::filesystem::path folder = dir.path() / "kernels";
   std::filesystem::create_directories(folder);
@@ -255,6 +256,78 @@ TEST(MaskedWideSlots, GeneratedOddRowsInsideEveryBuildsWhenPass) {
   ASSERT_EQ(builds.size(), 3u);
   expect_every_build_passes(problems, "gn_wide_m4_64w16,gn_wide_m4_128w13d4,gn_wide_m4_128w9d9",
                             builds, "wide", folder.string());
+}
+
+// The split on-chip builds (gn_split.glsl's join) write the same bits whichever part finishes
+// which rows. Two copies of the split family in a temporary folder: one whose parts never wait
+// (SPLIT_SPINS 0: every part but the last gives its rows up), one whose parts run side by side
+// here (SPLIT_STRIDED: lavapipe gives each thread a contiguous range of workgroups, so the
+// shipped order runs a group's parts one after another) and wait long, so most finish their own
+// rows. On shapes drawn inside each shipped split build's `when`: everything passes, and every
+// output of each copy equals the shipped build's bit for bit.
+TEST(SplitBuilds, PartsThatGiveUpOrWaitWriteTheSameBits) {
+  const uint32_t sg = device_subgroup_size();
+  ASSERT_GT(sg, 0u);
+  const std::filesystem::path kernels = std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels";
+  const json m = json::parse(std::ifstream(kernels / "gn_onchip2.json"));
+  json split;
+  for (const json& f : m["variants"])
+    if (f.value("family", "") == "gn_onchip2_split") split = f;
+  ASSERT_FALSE(split.is_null()) << "no gn_onchip2_split family in gn_onchip2.json";
+  json copies = json::array();
+  for (const auto& [name, defines] :
+       {std::pair<std::string, json>{"gn_giveup", {{"SPLIT_SPINS", 0}}},
+        std::pair<std::string, json>{"gn_together",
+                                     {{"SPLIT_SPINS", 1 << 22}, {"SPLIT_STRIDED", 1}}}}) {
+    json f = split;
+    f["family"] = name;
+    std::string v = f["variant"]["name"];
+    f["variant"]["name"] = name + v.substr(std::string("gn_onchip2").size());
+    for (auto& stage : f["variant"]["stages"]) {
+      stage["shader"] = (kernels / stage["shader"].get<std::string>()).string();
+      stage["defines"].update(defines);
+    }
+    copies.push_back(f);
+  }
+  TempDir dir("split");
+  const std::filesystem::path folder = dir.path() / "kernels";
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "copies.json") << json{{"variants", copies}}.dump(1);
+
+  std::vector<std::string> builds;
+  std::vector<std::string> shipped;
+  for (const auto& v : load_manifests({kernels}))
+    if (v.name.rfind("gn_onchip2", 0) == 0 && v.name.back() == 's') shipped.push_back(v.name);
+  ASSERT_GE(shipped.size(), 3u);
+  const json problems = shapes_inside_every_when(kernels, shipped, sg, builds);
+  std::string selected;
+  for (const std::string& b : shipped)
+    for (const std::string& prefix : {std::string("gn_onchip2"), std::string("gn_giveup"),
+                                      std::string("gn_together")})
+      selected += (selected.empty() ? "" : ",") + prefix + b.substr(10);
+  std::ofstream(dir / "c.json") << json{{"problems", problems}}.dump();
+  auto r = run_gnbench(RunSpec({"run", dir / "c.json", "--kernels", folder.string(), "--variant",
+                                selected, "--no-timing", "--dump", dir / "dump", "-q"},
+                               300));
+  ASSERT_EQ(r.exit_code, 0) << problems.dump() << "\n" << r.describe();
+  auto bytes = [](const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  size_t compared = 0;
+  for (const auto& problem : std::filesystem::directory_iterator(dir / "dump"))
+    for (const std::string& b : shipped) {
+      if (!std::filesystem::exists(problem.path() / b)) continue;
+      for (const char* copy : {"gn_giveup", "gn_together"})
+        for (const char* t : {"grad_input.npy", "grad_weight.npy", "grad_bias.npy"}) {
+          const std::filesystem::path mine = problem.path() / (copy + b.substr(10)) / t;
+          ASSERT_TRUE(std::filesystem::exists(mine)) << mine;
+          EXPECT_EQ(bytes(mine), bytes(problem.path() / b / t))
+              << mine << " differs from " << b << " on " << problem.path().filename();
+          ++compared;
+        }
+    }
+  EXPECT_GE(compared, shipped.size() * 2 * 3) << problems.dump();
 }
 
 // gn_fused_rp: long rows with HW % 4 != 0 (one row per tile: CPG == 1, or rows longer than

@@ -40,7 +40,16 @@
 // consecutive subgroups that take PARTS samples at once, each part its own sample, with
 // part-wise reductions: batch PARTS in the time of batch 1. The parts' sums over n are added
 // in part order at the end (deterministic).
-#ifdef GROUP_MAJOR
+//
+// SPLIT (the gn_onchip2_*s builds): groups larger than one workgroup's slots, cut into S parts
+// of RP whole rows (params aux 0 and 1), one workgroup each, side by side in the dispatch. A part
+// is loaded and reduced as a group is above (its own two-pass mean and M2 about the group's K),
+// its row sums are taken about its own mean, and gn_split.glsl joins the parts: the merged
+// statistics, this part's grad_input from the registers, its per-(n, c) partials, and grad_weight
+// / grad_bias from the part that completes g over every n, all in one dispatch.
+#if defined(SPLIT)
+#define PARAMS_BINDING 10
+#elif defined(GROUP_MAJOR)
 #define PARAMS_BINDING 6
 #ifndef PARTS
 #define PARTS 1
@@ -51,6 +60,9 @@
 #include "gn_common.glsl"
 #ifdef MASKED
 #include "gn_masked.glsl"
+#endif
+#if defined(SPLIT) && (defined(GROUP_MAJOR) || defined(MASKED))
+#error "SPLIT builds are neither group-major nor masked"
 #endif
 
 #ifndef SLOTS
@@ -89,6 +101,9 @@ layout(std430, set = 0, binding = 4) writeonly buffer GwBuf { float grad_weight[
 layout(std430, set = 0, binding = 5) writeonly buffer GbBuf { float grad_bias[]; };
 // Rows per thread: CPG <= 1024 (the manifests' `when`).
 #define ROW_ITERS ((1024 + PART_SIZE - 1) / PART_SIZE)
+#elif defined(SPLIT)
+#include "gn_split.glsl"
+#include "gn_dwdb.glsl"
 #else
 #include "gn_part.glsl"
 #endif
@@ -136,7 +151,25 @@ DEFINE_PART_SUM(wg_sum_w, vec2, vec2(0.0))
 
 void main() {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
+#ifdef SPLIT
+  // This workgroup is part part_k of group (n, g): the code below sees only its CPG rows.
+  const uint S = params.aux_lo.x, RP = params.aux_lo.y;  // parts per group, rows per part
+  const uint wid = linear_workgroup_id();
+  if (wid >= params.batch * G * S) return;  // idle workgroups of a folded dispatch
+#ifdef SPLIT_STRIDED
+  // Part k of every group before part k + 1 of any (a test build's order: lavapipe gives each
+  // thread a contiguous range of workgroups, so only then do a group's parts run at once).
+  const uint ng = wid % (params.batch * G), part_k = wid / (params.batch * G);
+#else
+  const uint ng = wid / S, part_k = wid % S;  // a group's parts side by side: launched together
+#endif
+  const uint n = ng / G, g = ng % G;
+  const uint GROUP_CPG = C / G;
+  const uint row0 = part_k * RP;
+  const uint CPG = split_rows(part_k, RP, GROUP_CPG);
+#else
   const uint CPG = C / G;
+#endif
 #ifdef MASKED
   const uint HWV = (HW + 6u) >> 2u;  // the most vec4 a row touches (row_vec4s)
   const uint E = params.batch * C * HW;
@@ -165,7 +198,7 @@ void main() {
 #else
   for (uint n = 0; n < params.batch; ++n) {
 #endif
-#else
+#elif !defined(SPLIT)
   const uint ng = linear_workgroup_id();
   if (ng >= params.batch * G) return;  // idle workgroups of a folded dispatch
   const uint n = ng / G, g = ng % G;
@@ -173,18 +206,26 @@ void main() {
   const uint J = cpr;             // chunks per row
   const uint Q = CPG * J;         // chunks in the group
   const float M = float(CPG * HW);  // elements in the group
+#ifdef SPLIT
+  const uint group_row = n * C + g * GROUP_CPG + row0;  // [N*C] row index of the part's first
+  const uint w_base = g * GROUP_CPG + row0;
+#define K_ROW (n * C + g * GROUP_CPG)  // K is the group's first element, the same in every part
+#else
   const uint group_row = n * C + g * CPG;  // [N*C] row index of the group's first channel
+  const uint w_base = g * CPG;
+#define K_ROW group_row
+#endif
   const uint tile_base = group_row * HWV;
 
   // Needed only after the statistics: issued first, the weights' latency hides behind the
   // tile loads instead of adding two global round trips after the reductions.
-  const float w_pre = gl_LocalInvocationID.x < CPG ? weight[g * CPG + gl_LocalInvocationID.x] : 0.0;
+  const float w_pre = gl_LocalInvocationID.x < CPG ? weight[w_base + gl_LocalInvocationID.x] : 0.0;
 #if defined(MASKED)
   const float K = IF_IN_BATCH(x_v[(group_row * HW) >> 2u][(group_row * HW) & 3u]);
 #elif VEC == 4
-  const float K = IF_IN_BATCH(x_v[group_row * HWV].x);
+  const float K = IF_IN_BATCH(x_v[K_ROW * HWV].x);
 #else
-  const float K = IF_IN_BATCH(x_v[group_row * HWV]);
+  const float K = IF_IN_BATCH(x_v[K_ROW * HWV]);
 #endif
 
   const uint s = SUBGROUP_IN_PART, lane = gl_SubgroupInvocationID;
@@ -267,7 +308,7 @@ void main() {
   if (n == 0u) {  // the same weights for every sample
 #endif
   if (gl_LocalInvocationID.x < CPG) s_w[gl_LocalInvocationID.x] = w_pre;
-  for (uint rr = gl_LocalInvocationID.x + WG_SIZE; rr < CPG; rr += WG_SIZE) s_w[rr] = weight[g * CPG + rr];
+  for (uint rr = gl_LocalInvocationID.x + WG_SIZE; rr < CPG; rr += WG_SIZE) s_w[rr] = weight[w_base + rr];
 #ifdef GROUP_MAJOR
   }
 #endif
@@ -299,7 +340,9 @@ void main() {
     }
     // wg_sum_e2's barrier also publishes s_seg.
     const float m2 = wg_sum_e2(hsum(se2));
+#ifndef SPLIT
     const float rstd = inversesqrt(m2 / M + uintBitsToFloat(params.eps_bits));
+#endif
     // Row totals: the segment at the row's start, plus one per subgroup starting inside it.
     vec2 wsum = vec2(0.0);
 #ifdef GROUP_MAJOR
@@ -320,22 +363,38 @@ void main() {
 #else
       acc_rows[it] += vec2(rstd * B, A);
 #endif
+#elif defined(SPLIT)
+      row_sums[group_row + rr] = tot;  // about this part's mean, for the join
 #else
       store_part(group_row + rr, vec2(rstd * B, A));
 #endif
     }
     const vec2 W = wg_sum_w(wsum);
+#ifdef SPLIT
+    // The parts meet: statistics of the whole group, then this part's rows as below.
+    const uint role = split_join(ng, part_k, S, vec4(mean_t, m2, W));
+    uint done_rows = 0u;  // part[] rows this workgroup wrote
+    if (role != ROLE_GAVE_UP) {
+    const SplitStats st = split_merge(ng, S, RP, GROUP_CPG, HW, uintBitsToFloat(params.eps_bits));
+    for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE)
+      part[group_row + rr] = split_row_part(row_sums[group_row + rr], mean_t, st);
+#else
     // grad_input = rstd * (w*dy - mean(w*dy) - rstd^2 * mean(w*dy*(x-mean)) * (x-mean)).
     // Kept in this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
     const float cA = W.x / M;
     const float k2 = rstd * rstd * (W.y / M);
+#endif
     uint r = r_start;
     jj = jj_start;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       if (((valid >> k) & 1u) != 0u) {
         const uint hw = jj * SUBGROUP_SIZE + lane;
         const float w = s_w[r];
+#ifdef SPLIT
+        const VT gi = split_grad_in(w, DY(k), d[k], st);
+#else
         const VT gi = rstd * (weighted(w, DY(k)) - (cA + k2 * (d[k] - mean_t)));
+#endif
 #ifdef MASKED
         STORE_VEC4_MASKED(dx_v, (((group_row + r) * HW) >> 2u) + hw, gi, MASKS_OF(k))
 #else
@@ -344,6 +403,30 @@ void main() {
       }
       if (++jj == J) { jj = 0u; ++r; }
     }
+#ifdef SPLIT
+    done_rows = CPG;
+    if (role == ROLE_LAST) {
+      for (uint k2 = 0u; k2 < S; ++k2) {
+        if (k2 == part_k || !split_take(ng, k2, S)) continue;
+        // Part k2 gave its rows up: finish them from global memory, as it would have.
+        const uint nr = split_rows(k2, RP, GROUP_CPG);
+        const uint first = K_ROW + k2 * RP;
+        const float m_k = rec[ng * S + k2].x;
+        for (uint rr = gl_LocalInvocationID.x; rr < nr; rr += WG_SIZE)
+          part[first + rr] = split_row_part(row_sums[first + rr], m_k, st);
+        for (uint i = gl_LocalInvocationID.x; i < nr * HWV; i += WG_SIZE) {
+          const uint idx = first * HWV + i;
+          const float w = weight[g * GROUP_CPG + k2 * RP + i / HWV];
+          dx_v[idx] = split_grad_in(w, dy_v[idx], x_v[idx] - K, st);
+        }
+        done_rows += nr;
+      }
+    }
+    }  // rows kept
+    // The part that completes g over every sample sums its partials over n.
+    if (split_leave(ng, g, S, done_rows))
+      for (uint c = gl_LocalInvocationID.x; c < GROUP_CPG; c += WG_SIZE) reduce_dwdb(g * GROUP_CPG + c);
+#endif
   }
 #ifdef GROUP_MAJOR
   }  // samples
