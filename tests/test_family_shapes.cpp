@@ -263,8 +263,8 @@ TEST(MaskedWideSlots, GeneratedOddRowsInsideEveryBuildsWhenPass) {
 // (SPLIT_SPINS 0: every part but the last gives its rows up), one whose parts run side by side
 // here (SPLIT_STRIDED: lavapipe gives each thread a contiguous range of workgroups, so the
 // shipped order runs a group's parts one after another) and wait long, so most finish their own
-// rows. On shapes drawn inside each shipped split build's `when`: everything passes, and every
-// output of each copy equals the shipped build's bit for bit.
+// rows. On shapes drawn inside each shipped split build's `when` (groups of up to 1024 rows):
+// everything passes, and every output of each copy equals the shipped build's bit for bit.
 TEST(SplitBuilds, PartsThatGiveUpOrWaitWriteTheSameBits) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
@@ -299,11 +299,15 @@ TEST(SplitBuilds, PartsThatGiveUpOrWaitWriteTheSameBits) {
   for (const auto& v : load_manifests({kernels}))
     if (v.name.rfind("gn_onchip2", 0) == 0 && v.name.back() == 's') shipped.push_back(v.name);
   ASSERT_GE(shipped.size(), 3u);
-  const json problems = shapes_inside_every_when(kernels, shipped, sg, builds);
+  // Up to 1024 rows per group: parts of one row, more parts than a workgroup has invocations.
+  testing::ShapeRange range;
+  range.cpg_max = 1024;
+  range.max_elements = 3000000;
+  const json problems = shapes_inside_every_when(kernels, shipped, sg, builds, range);
   std::string selected;
   for (const std::string& b : shipped)
-    for (const std::string& prefix : {std::string("gn_onchip2"), std::string("gn_giveup"),
-                                      std::string("gn_together")})
+    for (const std::string& prefix :
+         {std::string("gn_onchip2"), std::string("gn_giveup"), std::string("gn_together")})
       selected += (selected.empty() ? "" : ",") + prefix + b.substr(10);
   std::ofstream(dir / "c.json") << json{{"problems", problems}}.dump();
   auto r = run_gnbench(RunSpec({"run", dir / "c.json", "--kernels", folder.string(), "--variant",
