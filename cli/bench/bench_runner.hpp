@@ -51,9 +51,9 @@ class BenchRunner {
   void on_problem_finished(std::function<void(const RunRecords&)> f) { on_problem_ = std::move(f); }
 
   // Runs every problem x variant. Stops between entries (or between the variants' compiles,
-  // before any entry) when `stop` becomes true and marks the records incomplete. When `stop` comes while a kernel overruns --kernel-timeout (the
-  // wait cannot be cut short safely), `on_abandon` gets the finished problems' records, marked
-  // incomplete, just before the process exits with 130.
+  // before any entry) when `stop` becomes true and marks the records incomplete. When `stop` comes
+  // while a kernel overruns --kernel-timeout (the wait cannot be cut short safely), `on_abandon`
+  // gets the finished problems' records, marked incomplete, just before the process exits with 130.
   RunRecords run(const std::vector<Problem>& problems, const Progress& progress,
                  const std::atomic<bool>* stop,
                  const std::function<void(const RunRecords&)>& on_abandon = {});
