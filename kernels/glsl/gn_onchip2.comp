@@ -376,8 +376,7 @@ void main() {
     uint done_rows = 0u;  // part[] rows this workgroup wrote
     if (role != ROLE_GAVE_UP) {
     const SplitStats st = split_merge(ng, S, RP, GROUP_CPG, HW, uintBitsToFloat(params.eps_bits));
-    for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE)
-      part[group_row + rr] = split_row_part(row_sums[group_row + rr], mean_t, st);
+    split_store_parts(group_row, CPG, mean_t, st);
 #else
     // grad_input = rstd * (w*dy - mean(w*dy) - rstd^2 * mean(w*dy*(x-mean)) * (x-mean)).
     // Kept in this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
@@ -406,14 +405,13 @@ void main() {
 #ifdef SPLIT
     done_rows = CPG;
     if (role == ROLE_LAST) {
+      split_take_all(ng, part_k, S);
       for (uint k2 = 0u; k2 < S; ++k2) {
-        if (k2 == part_k || !split_take(ng, k2, S)) continue;
+        if (!split_gave_up(k2)) continue;
         // Part k2 gave its rows up: finish them from global memory, as it would have.
         const uint nr = split_rows(k2, RP, GROUP_CPG);
         const uint first = K_ROW + k2 * RP;
-        const float m_k = rec[ng * S + k2].x;
-        for (uint rr = gl_LocalInvocationID.x; rr < nr; rr += WG_SIZE)
-          part[first + rr] = split_row_part(row_sums[first + rr], m_k, st);
+        split_store_parts(first, nr, rec[ng * S + k2].x, st);
         for (uint i = gl_LocalInvocationID.x; i < nr * HWV; i += WG_SIZE) {
           const uint idx = first * HWV + i;
           const float w = weight[g * GROUP_CPG + k2 * RP + i / HWV];

@@ -81,11 +81,15 @@ SplitStats split_merge(uint ng, uint S, uint rp, uint cpg, uint hw, float eps) {
   return st;
 }
 
-// One row's partials about the group mean, from its sums about its part's mean m_k.
-vec2 split_row_part(vec2 ab, float m_k, SplitStats st) {
-  precise float b = ab.y + (m_k - st.mean) * ab.x;
-  precise float rb = st.rstd * b;
-  return vec2(rb, ab.x);
+// Rows [first, first + nr) of part[], about the group mean, from their row sums about their
+// part's mean m_k; `precise` so that a part and the last part write them bitwise alike.
+void split_store_parts(uint first, uint nr, float m_k, SplitStats st) {
+  for (uint rr = gl_LocalInvocationID.x; rr < nr; rr += WG_SIZE) {
+    const vec2 ab = row_sums[first + rr];
+    precise float b = ab.y + (m_k - st.mean) * ab.x;
+    precise float rb = st.rstd * b;
+    part[first + rr] = vec2(rb, ab.x);
+  }
 }
 
 // grad_input; `precise` so that every part and the last part compute it bitwise alike.
@@ -125,16 +129,20 @@ uint split_join(uint ng, uint k, uint S, vec4 record) {
   return s_role;
 }
 
-// The last part: claims each other part's rows; true if that part gave them up.
-shared bool s_given_up;
-bool split_take(uint ng, uint k, uint S) {
-  if (gl_LocalInvocationID.x == 0u)
-    s_given_up = atomicCompSwap(sync_w[sync_claim(ng, S, k)], 0u, CLAIM_KEPT) == CLAIM_GIVEN_UP;
+// The last part claims every other part's rows at once, a compare-and-swap per invocation (not
+// a round trip and two barriers per part, in series); split_gave_up(k) then says whose rows it
+// must finish. A bit per part: S <= CPG <= 1024. Uniform control flow.
+shared uint s_gave_up[32];
+void split_take_all(uint ng, uint k_self, uint S) {
+  for (uint i = gl_LocalInvocationID.x; i < 32u; i += WG_SIZE) s_gave_up[i] = 0u;
   barrier();
-  const bool given = s_given_up;
+  for (uint k = gl_LocalInvocationID.x; k < S; k += WG_SIZE)
+    if (k != k_self &&
+        atomicCompSwap(sync_w[sync_claim(ng, S, k)], 0u, CLAIM_KEPT) == CLAIM_GIVEN_UP)
+      atomicOr(s_gave_up[k >> 5u], 1u << (k & 31u));
   barrier();
-  return given;
 }
+bool split_gave_up(uint k) { return ((s_gave_up[k >> 5u] >> (k & 31u)) & 1u) != 0u; }
 
 // Leaves the join (after the last use of this (n, g)'s counters and claims) and counts `rows`
 // finished partials of g; true in the workgroup that completes g over every n, which then sees
