@@ -27,7 +27,7 @@ layout(std430, set = 0, binding = 7) coherent restrict buffer RowBuf { vec2 row_
 // Per (n, g, part): (m_k, M2_k, sum_rows w*A, sum_rows w*B) of d = x - K.
 layout(std430, set = 0, binding = 8) coherent restrict buffer RecBuf { vec4 rec[]; };
 // [N*G arrivals][N*G departures][G parts done over n][N*G*S claims]
-layout(std430, set = 0, binding = 9) coherent volatile restrict buffer SyncBuf { uint sync_w[]; };
+layout(std430, set = 0, binding = 9) coherent restrict buffer SyncBuf { uint sync_w[]; };
 
 #define ROLE_OWNER 0u     // finishes its own rows
 #define ROLE_LAST 1u      // arrived last: its own rows, then every given-up part
@@ -43,7 +43,9 @@ struct SplitStats {
 };
 shared uint s_role;
 
-uint split_poll(uint i) { return sync_w[i]; }  // volatile: read again on every call
+// Polls with an atomic: a `volatile` sync buffer read with plain loads left claims set after a
+// run on lavapipe under load (its atomics on that buffer went wrong, about 1 run in 10).
+uint split_poll(uint i) { return atomicAdd(sync_w[i], 0u); }
 // sync_w indices: (n, g)'s arrivals and departures, g's finished rows, part k's claim.
 uint sync_arrived(uint ng) { return ng; }
 uint sync_left(uint ng) { return params.batch * params.num_groups + ng; }
