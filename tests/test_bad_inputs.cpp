@@ -159,7 +159,9 @@ const std::vector<BadCase> kCases = {
      one_off(
          {"--batch", "4194304", "--channels", "2097152", "--spatial", "2097152", "--groups", "1"}),
      {"command line", "over 2^64"}},
-    {"one_off_seed_negative", one_off({"--seed", "-1"}), {"--seed", "not an integer in [0, 2^64-1]"}},
+    {"one_off_seed_negative",
+     one_off({"--seed", "-1"}),
+     {"--seed", "not an integer in [0, 2^64-1]"}},
     {"json_empty_path",
      {"run", "{data}/good.json", "--json", ""},
      {"--json", "empty path"},
