@@ -12,6 +12,7 @@ S=$SECONDS; python3 .gpuhost/torch_groupnorm_anchor.py $OUT/43b_models_torch.jso
 S=$SECONDS; timeout -s INT ${T:-340} .gpuhost/gnbench run configs/models.json --problem "$rest" --variant 'gn_*' --mode both -q --json $OUT/43b_models_rest.json > $OUT/43b_models.txt 2>&1; echo "models rc=$? $((SECONDS-S)) s"
 S=$SECONDS; timeout -s INT ${TL:-60} .gpuhost/gnbench run configs/models.json --problem $big --variant 'gn_*' --mode both -q --json $OUT/43b_models_big.json > $OUT/43b_models_big.txt 2>&1; echo "big rc=$? $((SECONDS-S)) s"
 S=$SECONDS; timeout -s INT ${TB:-90} .gpuhost/gnbench run $R/split75.json --variant 'gn_*' --mode hot -q --json $OUT/43a_split75.json > $OUT/43a_split75.txt 2>&1; echo "split75 rc=$? $((SECONDS-S)) s"
-.gpuhost/gnbench merge $OUT/43b_models_rest.json $OUT/43b_models_big.json -o $OUT/43b_models.json; echo "merge rc=$?"
+# The parts only once: the merged file holds both.
+.gpuhost/gnbench merge $OUT/43b_models_rest.json $OUT/43b_models_big.json -o $OUT/43b_models.json && rm $OUT/43b_models_rest.json $OUT/43b_models_big.json; echo "merge rc=$?"
 gzip $OUT/4*.json
 ls -la $OUT
