@@ -298,7 +298,7 @@ TEST(SplitBuilds, PartsThatGiveUpOrWaitWriteTheSameBits) {
   std::vector<std::string> shipped;
   for (const auto& v : load_manifests({kernels}))
     if (v.name.rfind("gn_onchip2", 0) == 0 && v.name.back() == 's') shipped.push_back(v.name);
-  ASSERT_GE(shipped.size(), 3u);
+  ASSERT_GE(shipped.size(), 1u);
   // Up to 1024 rows per group: parts of one row, more parts than a workgroup has invocations.
   testing::ShapeRange range;
   range.cpg_max = 1024;

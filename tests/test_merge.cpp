@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "base/errors.hpp"
@@ -145,6 +146,74 @@ TEST(Merge, PipelineStatisticsAreUnitedAndSurviveTheResultsFile) {
   // Absent where the device reports none.
   nlohmann::json plain = results_to_json(input("c.json", {}).records);
   EXPECT_FALSE(plain["context"]["gnbench"].contains("pipeline_statistics"));
+}
+
+MergeInput measured(const std::string& source, double gbps, std::vector<EntryRecord> entries,
+                    const std::string& fingerprint = "dev-a") {
+  MergeInput in = input(source, std::move(entries), fingerprint);
+  in.records.context.copy_gbps = gbps;
+  in.records.context.copy_bandwidth = {
+      {"gbps", gbps}, {"source", "measured"}, {"probes_gbps", {gbps}}};
+  derive_figures(in.records);
+  return in;
+}
+
+// Shards of one device whose copy probes read differently (a low probe, a shard stopped before
+// its second probe): the merged % of copy is against the highest reading, as within one run; a
+// file from another device does not count; an entry in two shards is still one result.
+TEST(Merge, TheHighestCopyReadingOfTheDeviceCounts) {
+  const unsigned seed = std::random_device{}();
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> reading(1000, 4000);
+  for (int round = 0; round < 20; ++round) {
+    SCOPED_TRACE("seed " + std::to_string(seed) + " round " + std::to_string(round));
+    const int shards = 2 + int(rng() % 5);
+    std::vector<MergeInput> inputs;
+    double best = 0, lowest = 1e9;
+    for (int k = 0; k < shards; ++k) {
+      EntryRecord e = entry("p" + std::to_string(k), "v", 1e3 + double(rng() % 1000));
+      e.required_bytes = 1 + rng() % 100000000;
+      EntryRecord shared = entry("common", "v", 2e3);
+      shared.required_bytes = 4000000;
+      const double gbps = reading(rng);
+      best = std::max(best, gbps);
+      lowest = std::min(lowest, gbps);
+      inputs.push_back(measured("s" + std::to_string(k) + ".json", gbps, {e, shared}));
+    }
+    // Another device, faster still: not this device's copy bandwidth.
+    inputs.push_back(measured("other.json", 9000, {entry("q", "v")}, "dev-b"));
+    std::vector<std::string> warnings;
+    RunRecords m = merge_runs(inputs, {.ignore_device = true}, &warnings);
+    EXPECT_EQ(m.context.copy_gbps, best);
+    EXPECT_EQ(m.context.copy_bandwidth["gbps"], best);
+    EXPECT_EQ(m.context.copy_bandwidth["probes_gbps"].size(), size_t(shards));
+    EXPECT_EQ(m.entries.size(), size_t(shards) + 2);  // "common" once
+    for (const EntryRecord& e : m.entries) {
+      if (e.problem.name == "q" || !e.required_bytes) continue;
+      const double gbps = double(e.required_bytes) / e.cold->total.median;
+      EXPECT_DOUBLE_EQ(e.cold->throughput.pct_copy, 100 * gbps / best) << e.name();
+    }
+    const bool spread = lowest < 0.95 * best;
+    const bool warned = std::any_of(warnings.begin(), warnings.end(), [](const std::string& w) {
+      return w.find("highest reading") != std::string::npos;
+    });
+    EXPECT_EQ(warned, spread);
+    // The merged file says the same when read back.
+    RunRecords back = results_from_json(results_to_json(m), "test");
+    EXPECT_EQ(back.context.copy_gbps, best);
+  }
+}
+
+TEST(Merge, AGivenCopyFigureStandsForEveryFile) {
+  auto a = measured("a.json", 3000, {entry("p", "v")});
+  auto b = measured("b.json", 2500, {entry("q", "v")});
+  b.records.context.copy_bandwidth = {{"gbps", 2500}, {"source", "given"}};
+  std::vector<std::string> warnings;
+  RunRecords m = merge_runs({a, b}, {}, &warnings);
+  EXPECT_EQ(m.context.copy_gbps, 2500);
+  EXPECT_EQ(m.context.copy_bandwidth["source"], "given");
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("a.json"), std::string::npos) << warnings[0];
 }
 
 TEST(Merge, NothingToMergeIsAnError) { EXPECT_THROW(merge_runs({}, {}), ConfigError); }

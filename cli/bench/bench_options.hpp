@@ -28,6 +28,8 @@ struct BenchOptions {
   double device_warmup_s = 1.0;        // --device-warmup: busy seconds after the GPU sat idle
   bool measure_copy_bandwidth = true;  // false: --copy-bandwidth off
   std::optional<double> copy_gbps;     // --copy-bandwidth GBPS: given, not measured
+  // Seconds between copy probes between problems; unset: a minute and 50 times a probe's time.
+  std::optional<double> copy_probe_gap_s;
   std::optional<std::filesystem::path> dump_dir;
   // run --variant best: each problem runs only the variant this returns ({name, how chosen};
   // name empty: none), given which selected variants admit the shape on the device.

@@ -158,6 +158,10 @@ RunRecords BenchRunner::run(const std::vector<Problem>& problems, const Progress
   // --variant best records one entry per problem (the choice), not one per variant.
   state.total = problems.size() * (options_.choose ? 1 : selected_.size());
   for (const Problem& problem : problems) {
+    if (probe && &problem != &problems.front() && copy_probe.due(options_.copy_probe_gap_s)) {
+      progress("measuring copy bandwidth between problems", records.entries.size(), state.total);
+      copy_probe.measure(records.context);
+    }
     const std::string chosen = choose_for(problem, records.context.dispatch_choices);
     if (chosen == kNoChoice) {
       EntryRecord none;

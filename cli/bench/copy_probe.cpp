@@ -5,7 +5,10 @@
 namespace gnbench {
 
 void CopyProbe::measure(RunContext& context) {
+  const auto start = std::chrono::steady_clock::now();
   probes_.push_back(measure_copy_bandwidth(ctx_, kernels_folder_));
+  last_end_ = std::chrono::steady_clock::now();
+  last_took_ = last_end_ - start;
   auto best = std::max_element(
       probes_.begin(), probes_.end(),
       [](const CopyBandwidth& a, const CopyBandwidth& b) { return a.gbps < b.gbps; });
@@ -21,6 +24,14 @@ void CopyProbe::measure(RunContext& context) {
                             {"time_ns", to_json(best->time_ns)},
                             {"probes_gbps", readings},
                             {"pairs_gbps", pairs}};
+}
+
+bool CopyProbe::due(std::optional<double> gap_s) const {
+  using namespace std::chrono;
+  const auto since = steady_clock::now() - last_end_;
+  if (probes_.empty()) return false;
+  if (gap_s) return since >= duration<double>(*gap_s);
+  return since >= std::max<steady_clock::duration>(minutes(1), 50 * last_took_);
 }
 
 }  // namespace gnbench

@@ -1,6 +1,8 @@
 #include "cli/compare/merge.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <functional>
 #include <map>
 
 #include "base/errors.hpp"
@@ -12,13 +14,76 @@ namespace {
 
 // An entry's gnbench record as written to a results file: "identical content" means
 // identical in the file, whatever the in-memory representation (NaN metrics included).
+// Figures derived from the run's copy bandwidth are left out: the merge derives them anew, and
+// one entry from two files whose copy probes read differently is still one result.
 nlohmann::json entry_json(const EntryRecord& e) {
   RunRecords one;
   one.entries.push_back(e);
+  for (auto* t : {&one.entries.back().cold, &one.entries.back().hot})
+    if (*t) (*t)->throughput = Throughput{};
   nlohmann::json doc = results_to_json(one);
   for (auto& b : doc["benchmarks"])
     if (b.contains("gnbench")) return b["gnbench"];
   return nullptr;
+}
+
+std::string source_of(const RunContext& c) {
+  return c.copy_bandwidth.is_object() ? c.copy_bandwidth.value("source", "measured") : "measured";
+}
+
+std::string format_gbps(double gbps) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f GB/s", gbps);
+  return text;
+}
+
+// The merged copy bandwidth of inputs measured on the first input's device. As within one run
+// (cli/bench/copy_probe.hpp), the highest measured reading counts: a probe can read low (a
+// buffer pair, a clock state), and an interrupted shard has only the probe it took first. A
+// figure given with --copy-bandwidth stands for every file. Every reading is kept.
+void merge_copy_bandwidth(const std::vector<MergeInput>& inputs, RunContext& out,
+                          const std::function<void(const std::string&)>& warn) {
+  const MergeInput* given = nullptr;
+  const MergeInput* best = nullptr;
+  const MergeInput* lowest = nullptr;
+  nlohmann::json probes = nlohmann::json::array(), pairs = nlohmann::json::array();
+  for (const auto& in : inputs) {
+    const RunContext& c = in.records.context;
+    if (c.device_fingerprint != out.device_fingerprint || !(c.copy_gbps > 0)) continue;
+    if (source_of(c) == "given") {
+      if (!given) given = &in;
+      continue;
+    }
+    if (!best || c.copy_gbps > best->records.context.copy_gbps) best = &in;
+    if (!lowest || c.copy_gbps < lowest->records.context.copy_gbps) lowest = &in;
+    const nlohmann::json& cb = c.copy_bandwidth;
+    for (auto [key, list] : {std::pair{"probes_gbps", &probes}, std::pair{"pairs_gbps", &pairs}})
+      if (cb.is_object() && cb.contains(key) && cb[key].is_array())
+        for (const auto& v : cb[key]) list->push_back(v);
+  }
+  const MergeInput* chosen = given ? given : best;
+  if (!chosen) return;
+  out.copy_gbps = chosen->records.context.copy_gbps;
+  out.copy_bandwidth = chosen->records.context.copy_bandwidth;
+  if (!out.copy_bandwidth.is_object())
+    out.copy_bandwidth = {{"gbps", out.copy_gbps}, {"source", source_of(chosen->records.context)}};
+  if (given) {
+    for (const auto& in : inputs)
+      if (&in != given && in.records.context.device_fingerprint == out.device_fingerprint &&
+          in.records.context.copy_gbps > 0 &&
+          in.records.context.copy_gbps != given->records.context.copy_gbps)
+        warn("copy bandwidth: " + given->source + " gives " + format_gbps(out.copy_gbps) + ", " +
+             in.source + " has " + format_gbps(in.records.context.copy_gbps) +
+             "; the merged % of copy is against the given figure");
+    return;
+  }
+  out.copy_bandwidth["probes_gbps"] = probes;
+  out.copy_bandwidth["pairs_gbps"] = pairs;
+  const double low = lowest->records.context.copy_gbps;
+  if (low < 0.95 * out.copy_gbps)
+    warn("copy bandwidth: " + lowest->source + " measured " + format_gbps(low) + ", " +
+         best->source + " " + format_gbps(out.copy_gbps) +
+         "; the merged % of copy is against the highest reading, as within one run");
 }
 
 }  // namespace
@@ -87,6 +152,7 @@ RunRecords merge_runs(const std::vector<MergeInput>& inputs, const MergeOptions&
     warn("the files were timed in different modes; context.timing_mode is \"mixed\"");
   }
   if (!out.context.complete) warn("an input run was interrupted: the merge is incomplete");
+  merge_copy_bandwidth(inputs, out.context, warn);
   derive_figures(out);  // against the merged copy bandwidth, as the merged file states it
   return out;
 }

@@ -1,5 +1,6 @@
 // `gnbench merge`: several results files (shards, sweep points) into one, as pure logic over
-// RunRecords. The merged context is the first file's, marked with the files it came from.
+// RunRecords. The merged context is the first file's, marked with the files it came from, with
+// the highest copy-bandwidth reading of the files from its device (the 100 % of "% copy").
 #pragma once
 
 #include <string>
