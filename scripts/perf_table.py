@@ -7,7 +7,7 @@ and % of gnbench's measured copy bandwidth over two byte counts: the variant's d
 traffic (`required_bytes`: x, grad_out and weight read once, the outputs written once; the same
 for every variant, so it ranks them as their times do).
 
-Usage: scripts/perf_table.py GNBENCH.json[.gz] TORCH.json [--exclude GLOB,...] [--targets]
+Usage: scripts/perf_table.py GNBENCH.json[.gz] TORCH.json[.gz] [--exclude GLOB,...] [--targets]
                              [--copy-basis actual|required]
 A hot-only file gives no cold columns. --exclude leaves out variants (to compare a build set
 with and without some builds from one call). --targets then checks the performance targets
@@ -17,7 +17,6 @@ copy target (default actual, the basis docs/performance.md has used since run 20
 """
 import argparse
 import fnmatch
-import json
 import math
 import sys
 
@@ -93,8 +92,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     results = read(args.results)
     exclude = [e for e in args.exclude.split(",") if e]
-    with open(args.torch) as f:
-        anchor = json.load(f)
+    anchor = read(args.torch)  # the anchor's file, gzip or not
     torch = {r["name"]: r for r in anchor["rows"]}
     best, copy_gbps = best_entries(results, exclude)
     print(f"gnbench copy bandwidth: {copy_gbps:.0f} GB/s; PyTorch copy: {anchor['copy_GBps']:.0f} GB/s\n")
