@@ -470,7 +470,7 @@ TEST(TuneCli, AnInterruptedTuneSaysSo) {
                                    "--variant", "best", "--table", table, "--no-timing", "-q"},
                                   120));
   EXPECT_EQ(best.exit_code, 0) << best.describe();
-  EXPECT_NE(best.err.find("written by an interrupted tune"), std::string::npos) << best.err;
+  EXPECT_NE(best.err.find("written from an interrupted run"), std::string::npos) << best.err;
 
   fs::remove(table);
   auto early = run_gnbench(

@@ -322,8 +322,9 @@ int run_command(const RunCommand& cmd, const std::atomic<bool>* stop) {
                 << "\n";
     if (!table.complete)
       std::cerr << "gnbench: warning: " << cmd.table->string()
-                << ": written by an interrupted tune; its " << table.entries.size()
-                << " shape(s) are what finished\n";
+                << ": written from an interrupted run (a stopped tune, or --from a stopped run's "
+                   "results); its "
+                << table.entries.size() << " shape(s) are what finished\n";
     use_dispatch_table(bench, std::move(table));
   }
   bench.context.stop = stop;  // so that a stop also ends a wait on an overrunning kernel

@@ -32,7 +32,7 @@ struct DispatchTable {
   uint32_t subgroup_size = 0;
   std::string timing_mode;  // "hot" or "cold"
   std::string gnbench_revision;
-  bool complete = true;                // false: written by an interrupted tune, from what finished
+  bool complete = true;                // false: from an interrupted run (tune, or a --from source)
   std::vector<DispatchEntry> entries;  // one per shape
 };
 
