@@ -1,11 +1,11 @@
 #include "cli/compare/merge.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 #include <map>
 
 #include "base/errors.hpp"
+#include "base/format.hpp"
 #include "cli/report/results_json.hpp"
 
 namespace gnbench {
@@ -31,58 +31,55 @@ std::string source_of(const RunContext& c) {
   return c.copy_bandwidth.is_object() ? c.copy_bandwidth.value("source", "measured") : "measured";
 }
 
-std::string format_gbps(double gbps) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.0f GB/s", gbps);
-  return text;
-}
-
 // The merged copy bandwidth of inputs measured on the first input's device. As within one run
 // (cli/bench/copy_probe.hpp), the highest measured reading counts: a probe can read low (a
 // buffer pair, a clock state), and an interrupted shard has only the probe it took first. A
 // figure given with --copy-bandwidth stands for every file. Every reading is kept.
 void merge_copy_bandwidth(const std::vector<MergeInput>& inputs, RunContext& out,
                           const std::function<void(const std::string&)>& warn) {
-  const MergeInput* given = nullptr;
-  const MergeInput* best = nullptr;
-  const MergeInput* lowest = nullptr;
-  nlohmann::json probes = nlohmann::json::array(), pairs = nlohmann::json::array();
-  for (const auto& in : inputs) {
-    const RunContext& c = in.records.context;
-    if (c.device_fingerprint != out.device_fingerprint || !(c.copy_gbps > 0)) continue;
-    if (source_of(c) == "given") {
-      if (!given) given = &in;
-      continue;
-    }
-    if (!best || c.copy_gbps > best->records.context.copy_gbps) best = &in;
-    if (!lowest || c.copy_gbps < lowest->records.context.copy_gbps) lowest = &in;
-    const nlohmann::json& cb = c.copy_bandwidth;
-    for (auto [key, list] : {std::pair{"probes_gbps", &probes}, std::pair{"pairs_gbps", &pairs}})
-      if (cb.is_object() && cb.contains(key) && cb[key].is_array())
-        for (const auto& v : cb[key]) list->push_back(v);
-  }
-  const MergeInput* chosen = given ? given : best;
-  if (!chosen) return;
-  out.copy_gbps = chosen->records.context.copy_gbps;
-  out.copy_bandwidth = chosen->records.context.copy_bandwidth;
-  if (!out.copy_bandwidth.is_object())
-    out.copy_bandwidth = {{"gbps", out.copy_gbps}, {"source", source_of(chosen->records.context)}};
-  if (given) {
-    for (const auto& in : inputs)
-      if (&in != given && in.records.context.device_fingerprint == out.device_fingerprint &&
-          in.records.context.copy_gbps > 0 &&
-          in.records.context.copy_gbps != given->records.context.copy_gbps)
-        warn("copy bandwidth: " + given->source + " gives " + format_gbps(out.copy_gbps) + ", " +
-             in.source + " has " + format_gbps(in.records.context.copy_gbps) +
-             "; the merged % of copy is against the given figure");
+  std::vector<const MergeInput*> figures;  // inputs of this device with a copy bandwidth
+  for (const auto& in : inputs)
+    if (in.records.context.device_fingerprint == out.device_fingerprint &&
+        in.records.context.copy_gbps > 0)
+      figures.push_back(&in);
+  if (figures.empty()) return;
+  auto gbps = [](const MergeInput* in) { return in->records.context.copy_gbps; };
+  auto set_from = [&](const MergeInput* in) {
+    out.copy_gbps = gbps(in);
+    out.copy_bandwidth = in->records.context.copy_bandwidth;
+    if (!out.copy_bandwidth.is_object())
+      out.copy_bandwidth = {{"gbps", out.copy_gbps}, {"source", source_of(in->records.context)}};
+  };
+
+  auto given = std::find_if(figures.begin(), figures.end(), [](const MergeInput* in) {
+    return source_of(in->records.context) == "given";
+  });
+  if (given != figures.end()) {
+    set_from(*given);
+    for (const MergeInput* in : figures)
+      if (gbps(in) != out.copy_gbps)
+        warn("copy bandwidth: " + (*given)->source + " gives " +
+             format("%.0f GB/s", out.copy_gbps) + ", " + in->source + " has " +
+             format("%.0f GB/s", gbps(in)) + "; the merged % of copy is against the given figure");
     return;
+  }
+
+  const auto [low, high] = std::minmax_element(
+      figures.begin(), figures.end(),
+      [&](const MergeInput* a, const MergeInput* b) { return gbps(a) < gbps(b); });
+  set_from(*high);
+  nlohmann::json probes = nlohmann::json::array(), pairs = nlohmann::json::array();
+  for (const MergeInput* in : figures) {
+    const nlohmann::json& cb = in->records.context.copy_bandwidth;
+    if (!cb.is_object()) continue;
+    for (auto [key, list] : {std::pair{"probes_gbps", &probes}, std::pair{"pairs_gbps", &pairs}})
+      for (const auto& v : cb.value(key, nlohmann::json::array())) list->push_back(v);
   }
   out.copy_bandwidth["probes_gbps"] = probes;
   out.copy_bandwidth["pairs_gbps"] = pairs;
-  const double low = lowest->records.context.copy_gbps;
-  if (low < 0.95 * out.copy_gbps)
-    warn("copy bandwidth: " + lowest->source + " measured " + format_gbps(low) + ", " +
-         best->source + " " + format_gbps(out.copy_gbps) +
+  if (gbps(*low) < 0.95 * out.copy_gbps)
+    warn("copy bandwidth: " + (*low)->source + " measured " + format("%.0f GB/s", gbps(*low)) +
+         ", " + (*high)->source + " " + format("%.0f GB/s", out.copy_gbps) +
          "; the merged % of copy is against the highest reading, as within one run");
 }
 
