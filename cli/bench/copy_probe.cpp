@@ -6,7 +6,8 @@ namespace gnbench {
 
 void CopyProbe::measure(RunContext& context) {
   const auto start = std::chrono::steady_clock::now();
-  probes_.push_back(measure_copy_bandwidth(ctx_, kernels_folder_));
+  if (!probe_) probe_.emplace(ctx_, kernels_folder_);
+  probes_.push_back(probe_->measure());
   last_end_ = std::chrono::steady_clock::now();
   last_took_ = last_end_ - start;
   auto best = std::max_element(

@@ -33,6 +33,7 @@ class CopyProbe {
  private:
   VulkanContext& ctx_;
   std::filesystem::path kernels_folder_;
+  std::optional<CopyBandwidthProbe> probe_;  // made at the first probe, kept for the others
   std::vector<CopyBandwidth> probes_;
   std::chrono::steady_clock::time_point last_end_{};
   std::chrono::steady_clock::duration last_took_{};

@@ -74,47 +74,52 @@ std::vector<double> time_copies(VulkanContext& ctx, const ComputePipeline& pipel
   return times;
 }
 
-}  // namespace
-
-CopyBandwidth measure_copy_bandwidth(VulkanContext& ctx,
-                                     const std::filesystem::path& kernels_folder, uint32_t samples,
-                                     uint32_t pairs) {
-  const DeviceInfo& info = ctx.info();
-  // 8x the cache estimate (at least 256 MiB), capped by what one buffer may bind. A CPU
-  // device copies at a few GB/s: 4x its cache is past it and keeps the probe to a second.
+// 8x the cache estimate (at least 256 MiB), capped by what one buffer may bind. A CPU device
+// copies at a few GB/s: 4x its cache is past it and keeps the probe to a second.
+std::vector<uint32_t> random_source(const DeviceInfo& info) {
   const bool cpu = info.type == "CPU";
-  if (cpu) {
-    samples = std::min<uint32_t>(samples, 5);
-    pairs = 1;
-  }
   uint64_t bytes = cpu ? 4 * info.last_level_cache_bytes
                        : std::max<uint64_t>(8 * info.last_level_cache_bytes, 256ull << 20);
   bytes = std::min({bytes, info.limits.max_storage_buffer_range,
                     info.limits.max_memory_allocation_size, info.limits.device_local_memory / 4});
-  bytes &= ~uint64_t{15};
-
-  std::vector<uint32_t> random(bytes / 4);
+  std::vector<uint32_t> random(bytes / 16 * 4);  // whole vec4s
   std::mt19937 rng(12345);
   for (auto& v : random) v = rng();
+  return random;
+}
 
-  StageSpec stage{.name = "copy",
-                  .shader = kernels_folder / "glsl" / "tools" / "copy.comp",
-                  .defines = {},
-                  .workgroup_size = 256,
-                  .dispatch = {Expression("1", ""), Expression("1", ""), Expression("1", "")},
-                  .when = std::nullopt,
-                  .foldable = false,
-                  .bindings = {"src", "dst"}};
-  ComputePipeline pipeline(ctx, stage, info.limits.subgroup_size);
+StageSpec copy_stage(const std::filesystem::path& kernels_folder) {
+  return StageSpec{.name = "copy",
+                   .shader = kernels_folder / "glsl" / "tools" / "copy.comp",
+                   .defines = {},
+                   .workgroup_size = 256,
+                   .dispatch = {Expression("1", ""), Expression("1", ""), Expression("1", "")},
+                   .when = std::nullopt,
+                   .foldable = false,
+                   .bindings = {"src", "dst"}};
+}
 
+}  // namespace
+
+CopyBandwidthProbe::CopyBandwidthProbe(VulkanContext& ctx,
+                                       const std::filesystem::path& kernels_folder,
+                                       uint32_t samples, uint32_t pairs)
+    : ctx_(ctx),
+      samples_(ctx.info().type == "CPU" ? std::min<uint32_t>(samples, 5) : samples),
+      pairs_(ctx.info().type == "CPU" ? 1 : std::max<uint32_t>(pairs, 1)),
+      random_(random_source(ctx.info())),
+      pipeline_(ctx, copy_stage(kernels_folder), ctx.info().limits.subgroup_size) {}
+
+CopyBandwidth CopyBandwidthProbe::measure() {
+  const bool cpu = ctx_.info().type == "CPU";
   CopyBandwidth out;
-  out.bytes_per_copy = 2 * bytes;
-  for (uint32_t p = 0; p < std::max<uint32_t>(pairs, 1); ++p) {
+  out.bytes_per_copy = 2 * uint64_t(random_.size()) * sizeof(uint32_t);
+  for (uint32_t p = 0; p < pairs_; ++p) {
     // An idle GPU runs at low clocks: the first pair keeps it busy for a while before timing
     // anything, which also warms the device up for the first variant timed after the probe.
     const auto warm_up = std::chrono::milliseconds(p == 0 ? 300 : 0);
     const Statistics t =
-        summarize(time_copies(ctx, pipeline, random, samples, cpu ? 1 : 8, warm_up));
+        summarize(time_copies(ctx_, pipeline_, random_, samples_, cpu ? 1 : 8, warm_up));
     const double gbps = t.median > 0 ? double(out.bytes_per_copy) / t.median : 0;  // bytes/ns
     out.pairs_gbps.push_back(gbps);
     if (p == 0 || gbps > out.gbps) {

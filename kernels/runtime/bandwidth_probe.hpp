@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "base/statistics.hpp"
+#include "kernels/runtime/compute_pipeline.hpp"
 #include "kernels/runtime/vulkan_context.hpp"
 
 namespace gnbench {
@@ -23,9 +24,20 @@ struct CopyBandwidth {
 // between consecutive pairs or lasting a whole probe (GPU-host run 19: 48 pairs of 64 MiB
 // to 1.5 GiB, a third slow; in other calls all four pairs of the first or of the second
 // probe; cause not found). Nothing copies faster than the device can,
-// so the fastest pair is its ceiling. A CPU device measures one pair.
-CopyBandwidth measure_copy_bandwidth(VulkanContext& ctx,
-                                     const std::filesystem::path& kernels_folder,
-                                     uint32_t samples = 30, uint32_t pairs = 4);
+// so the fastest pair is its ceiling. A CPU device measures one pair. The copy kernel and its
+// random source data are made once: a run probes several times.
+class CopyBandwidthProbe {
+ public:
+  CopyBandwidthProbe(VulkanContext& ctx, const std::filesystem::path& kernels_folder,
+                     uint32_t samples = 30, uint32_t pairs = 4);
+  CopyBandwidth measure();
+
+ private:
+  VulkanContext& ctx_;
+  uint32_t samples_;
+  uint32_t pairs_;
+  std::vector<uint32_t> random_;
+  ComputePipeline pipeline_;
+};
 
 }  // namespace gnbench
