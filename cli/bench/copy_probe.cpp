@@ -29,8 +29,8 @@ void CopyProbe::measure(RunContext& context) {
 
 bool CopyProbe::due(std::optional<double> gap_s) const {
   using namespace std::chrono;
-  const auto since = steady_clock::now() - last_end_;
   if (probes_.empty()) return false;
+  const auto since = steady_clock::now() - last_end_;
   if (gap_s) return since >= duration<double>(*gap_s);
   return since >= std::max<steady_clock::duration>(minutes(1), 50 * last_took_);
 }
