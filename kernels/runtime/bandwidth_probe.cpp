@@ -88,17 +88,6 @@ std::vector<uint32_t> random_source(const DeviceInfo& info) {
   return random;
 }
 
-StageSpec copy_stage(const std::filesystem::path& kernels_folder) {
-  return StageSpec{.name = "copy",
-                   .shader = kernels_folder / "glsl" / "tools" / "copy.comp",
-                   .defines = {},
-                   .workgroup_size = 256,
-                   .dispatch = {Expression("1", ""), Expression("1", ""), Expression("1", "")},
-                   .when = std::nullopt,
-                   .foldable = false,
-                   .bindings = {"src", "dst"}};
-}
-
 }  // namespace
 
 CopyBandwidthProbe::CopyBandwidthProbe(VulkanContext& ctx,
@@ -108,7 +97,8 @@ CopyBandwidthProbe::CopyBandwidthProbe(VulkanContext& ctx,
       samples_(ctx.info().type == "CPU" ? std::min<uint32_t>(samples, 5) : samples),
       pairs_(ctx.info().type == "CPU" ? 1 : std::max<uint32_t>(pairs, 1)),
       random_(random_source(ctx.info())),
-      pipeline_(ctx, copy_stage(kernels_folder), ctx.info().limits.subgroup_size) {}
+      pipeline_(ctx, tool_stage(kernels_folder, "copy", {"src", "dst"}),
+                ctx.info().limits.subgroup_size) {}
 
 CopyBandwidth CopyBandwidthProbe::measure() {
   const bool cpu = ctx_.info().type == "CPU";

@@ -26,15 +26,8 @@ CacheFlush::CacheFlush(VulkanContext& ctx, const std::filesystem::path& kernels_
     ctx.submit_and_wait(cmd, "cache flush buffer");
   }
   sink_ = std::make_unique<GpuBuffer>(ctx, 16, GpuBuffer::Place::kDevice, "cache flush sink");
-  StageSpec stage{.name = "flush",
-                  .shader = kernels_folder / "glsl" / "tools" / "flush.comp",
-                  .defines = {},
-                  .workgroup_size = 256,
-                  .dispatch = {Expression("1", ""), Expression("1", ""), Expression("1", "")},
-                  .when = std::nullopt,
-                  .foldable = false,
-                  .bindings = {"src", "sink"}};
-  pipeline_ = std::make_unique<ComputePipeline>(ctx, stage, info.limits.subgroup_size);
+  pipeline_ = std::make_unique<ComputePipeline>(
+      ctx, tool_stage(kernels_folder, "flush", {"src", "sink"}), info.limits.subgroup_size);
   vk::DescriptorPoolSize size{vk::DescriptorType::eStorageBuffer, 2};
   pool_ = vk::raii::DescriptorPool(ctx.device(),
                                    {vk::DescriptorPoolCreateFlagBits::eFreeDescriptorSet, 1, size});

@@ -46,6 +46,20 @@ struct StageSpec {
   std::vector<std::string> bindings;  // binding i = buffer name, or "params"
 };
 
+// One of gnbench's own tool kernels (kernels/glsl/tools/NAME.comp: the copy probe, the cache
+// flush): 256 invocations, one workgroup dispatched unless the caller records its own count.
+inline StageSpec tool_stage(const std::filesystem::path& kernels_folder, const std::string& name,
+                            std::vector<std::string> bindings) {
+  return StageSpec{.name = name,
+                   .shader = kernels_folder / "glsl" / "tools" / (name + ".comp"),
+                   .defines = {},
+                   .workgroup_size = 256,
+                   .dispatch = {Expression("1", ""), Expression("1", ""), Expression("1", "")},
+                   .when = std::nullopt,
+                   .foldable = false,
+                   .bindings = std::move(bindings)};
+}
+
 struct VariantSpec {
   std::string name;
   std::string description;
