@@ -263,7 +263,8 @@ TEST(MaskedWideSlots, GeneratedOddRowsInsideEveryBuildsWhenPass) {
 // (SPLIT_SPINS 0: every part but the last gives its rows up), one whose parts run side by side
 // here (SPLIT_STRIDED: lavapipe gives each thread a contiguous range of workgroups, so the
 // shipped order runs a group's parts one after another) and wait long, so most finish their own
-// rows. On shapes drawn inside each shipped split build's `when` (groups of up to 1024 rows):
+// rows. On shapes drawn inside each shipped split build's `when` (groups of up to 1024 rows, at
+// most 16 parts):
 // everything passes, and every output of each copy equals the shipped build's bit for bit.
 TEST(SplitBuilds, PartsThatGiveUpOrWaitWriteTheSameBits) {
   const uint32_t sg = device_subgroup_size();
@@ -299,7 +300,7 @@ TEST(SplitBuilds, PartsThatGiveUpOrWaitWriteTheSameBits) {
   for (const auto& v : load_manifests({kernels}))
     if (v.name.rfind("gn_onchip2", 0) == 0 && v.name.back() == 's') shipped.push_back(v.name);
   ASSERT_GE(shipped.size(), 1u);
-  // Up to 1024 rows per group: parts of one row, more parts than a workgroup has invocations.
+  // Up to 1024 rows per group (the `when` keeps a group to at most 16 parts).
   testing::ShapeRange range;
   range.cpg_max = 1024;
   range.max_elements = 3000000;
