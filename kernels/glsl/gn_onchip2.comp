@@ -415,10 +415,7 @@ void main() {
         for (uint i = gl_LocalInvocationID.x; i < nr * HWV; i += WG_SIZE) {
           const uint idx = first * HWV + i;
           const float w = weight[g * GROUP_CPG + k2 * RP + i / HWV];
-          // `precise`: d is only used here, so the compiler could otherwise fold x - K into
-          // the expression below and round differently from the owner's d[k].
-          precise VT d = x_v[idx] - K;
-          dx_v[idx] = split_grad_in(w, dy_v[idx], d, st);
+          dx_v[idx] = split_grad_in(w, dy_v[idx], x_v[idx] - K, st);
         }
         done_rows += nr;
       }
