@@ -96,12 +96,7 @@ void split_store_parts(uint first, uint nr, float m_k, SplitStats st) {
 
 // grad_input; `precise` so that every part and the last part compute it bitwise alike.
 VT split_grad_in(float w, VT dy, VT d, SplitStats st) {
-#ifdef SPLIT_GI_FMA
-  precise VT inner = fma(VT(st.k2), d - st.mean, VT(st.cA));
-  precise VT gi = st.rstd * (weighted(w, dy) - inner);
-#else
   precise VT gi = st.rstd * (weighted(w, dy) - (st.cA + st.k2 * (d - st.mean)));
-#endif
   return gi;
 }
 
