@@ -64,6 +64,9 @@
 #if defined(SPLIT) && (defined(GROUP_MAJOR) || defined(MASKED))
 #error "SPLIT builds are neither group-major nor masked"
 #endif
+#if defined(SPLIT) && defined(DY_SHARED) && DY_SHARED > 0
+#error "SPLIT builds keep grad_out in registers (the last part reloads given-up parts into them)"
+#endif
 
 #ifndef SLOTS
 #error "define SLOTS (chunks per subgroup held in registers)"
@@ -383,8 +386,19 @@ void main() {
     const float cA = W.x / M;
     const float k2 = rstd * rstd * (W.y / M);
 #endif
-    uint r = r_start;
-    jj = jj_start;
+#ifdef SPLIT
+    // This part's rows from the registers; then, in the last part, each given-up part's rows,
+    // loaded into the same slots and written by the same loop: separate code for them (a
+    // loop over global memory) rounded grad_input differently on the H100 (gpu-log run 44h).
+    if (role == ROLE_LAST) split_take_all(ng, part_k, S);
+    done_rows = CPG;
+    uint base = tile_base, rs = r_start, js = jj_start, k_next = 0u;
+    for (;;) {
+#else
+    const uint base = tile_base, rs = r_start, js = jj_start;
+#endif
+    uint r = rs;
+    jj = js;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       if (((valid >> k) & 1u) != 0u) {
         const uint hw = jj * SUBGROUP_SIZE + lane;
@@ -397,27 +411,41 @@ void main() {
 #ifdef MASKED
         STORE_VEC4_MASKED(dx_v, (((group_row + r) * HW) >> 2u) + hw, gi, MASKS_OF(k))
 #else
-        dx_v[tile_base + r * HWV + hw] = gi;
+        dx_v[base + r * HWV + hw] = gi;
 #endif
       }
       if (++jj == J) { jj = 0u; ++r; }
     }
 #ifdef SPLIT
-    done_rows = CPG;
-    if (role == ROLE_LAST) {
-      split_take_all(ng, part_k, S);
-      for (uint k2 = 0u; k2 < S; ++k2) {
-        if (!split_gave_up(k2)) continue;
-        // Part k2 gave its rows up: finish them from global memory, as it would have.
-        const uint nr = split_rows(k2, RP, GROUP_CPG);
-        const uint first = K_ROW + k2 * RP;
-        split_store_parts(first, nr, rec[ng * S + k2].x, st);
-        for (uint i = gl_LocalInvocationID.x; i < nr * HWV; i += WG_SIZE) {
-          const uint idx = first * HWV + i;
-          const float w = weight[g * GROUP_CPG + k2 * RP + i / HWV];
-          dx_v[idx] = split_grad_in(w, dy_v[idx], x_v[idx] - K, st);
+      if (role != ROLE_LAST) break;
+      while (k_next < S && !split_gave_up(k_next)) ++k_next;  // uniform: shared bits
+      if (k_next == S) break;
+      // Part k2 gave its rows up: load them as it did (split_rows rows from row k2 * RP).
+      const uint k2 = k_next++;
+      const uint nr = split_rows(k2, RP, GROUP_CPG), first = K_ROW + k2 * RP;
+      split_store_parts(first, nr, rec[ng * S + k2].x, st);
+      done_rows += nr;
+      barrier();  // every invocation is done with s_w
+      for (uint rr = gl_LocalInvocationID.x; rr < nr; rr += WG_SIZE) s_w[rr] = weight[g * GROUP_CPG + k2 * RP + rr];
+      barrier();
+      const uint Q2 = nr * J, KQ2 = (Q2 + PART_SG - 1) / PART_SG, q2 = s * KQ2;
+      base = first * HWV;
+      rs = q2 / J;
+      js = q2 - rs * J;
+      valid = 0u;
+      r = rs;
+      jj = js;
+      [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
+        const uint hw = jj * SUBGROUP_SIZE + lane;
+        d[k] = VZERO;
+        dy[k] = VZERO;
+        if (k < KQ2 && q2 + k < Q2 && hw < HWV) {
+          const uint idx = base + r * HWV + hw;
+          d[k] = x_v[idx] - K;
+          dy[k] = dy_v[idx];
+          valid |= 1u << k;
         }
-        done_rows += nr;
+        if (++jj == J) { jj = 0u; ++r; }
       }
     }
     }  // rows kept

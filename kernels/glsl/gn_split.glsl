@@ -8,9 +8,10 @@
 // Vulkan promises no progress to a workgroup that waits for another one, and a device may run
 // fewer workgroups at once than a group has parts (lavapipe on 2 cores runs 2). So no wait is
 // unbounded: a part that has waited SPLIT_SPINS polls gives its rows up (a claim flag), and the
-// part that arrives last finishes every given-up part from global memory. Given-up or not,
-// every value is computed by the same expressions from the same published numbers, so the
-// outputs are bitwise the same whichever part finishes which rows.
+// part that arrives last finishes every given-up part, loading its rows into the same register
+// slots and running the same grad_input loop (gn_onchip2.comp). Given-up or not, every value is
+// computed by the same instructions from the same published numbers, so the outputs are bitwise
+// the same whichever part finishes which rows.
 //
 // Bindings 4-9; the includer sets PARAMS_BINDING 10 and includes this after gn_common.glsl.
 // sync[] is zero-filled by the runtime and left zero: the last part of an (n, g) to leave resets
