@@ -392,13 +392,16 @@ void main() {
     // loop over global memory) rounded grad_input differently on the H100 (gpu-log run 44h).
     if (role == ROLE_LAST) split_take_all(ng, part_k, S);
     done_rows = CPG;
-    uint base = tile_base, rs = r_start, js = jj_start, k_next = 0u;
+    // base: the rows' first element; q: this subgroup's first chunk of them.
+    uint base = tile_base, q = q0, k_next = 0u;
     for (;;) {
+    uint r = q / J;
+    jj = q - r * J;
 #else
-    const uint base = tile_base, rs = r_start, js = jj_start;
+    const uint base = tile_base;
+    uint r = r_start;
+    jj = jj_start;
 #endif
-    uint r = rs;
-    jj = js;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
       if (((valid >> k) & 1u) != 0u) {
         const uint hw = jj * SUBGROUP_SIZE + lane;
@@ -426,20 +429,20 @@ void main() {
       split_store_parts(first, nr, rec[ng * S + k2].x, st);
       done_rows += nr;
       barrier();  // every invocation is done with s_w
-      for (uint rr = gl_LocalInvocationID.x; rr < nr; rr += WG_SIZE) s_w[rr] = weight[g * GROUP_CPG + k2 * RP + rr];
+      for (uint rr = gl_LocalInvocationID.x; rr < nr; rr += WG_SIZE)
+        s_w[rr] = weight[g * GROUP_CPG + k2 * RP + rr];
       barrier();
-      const uint Q2 = nr * J, KQ2 = (Q2 + PART_SG - 1) / PART_SG, q2 = s * KQ2;
+      const uint Q2 = nr * J, KQ2 = (Q2 + PART_SG - 1) / PART_SG;
       base = first * HWV;
-      rs = q2 / J;
-      js = q2 - rs * J;
+      q = s * KQ2;
       valid = 0u;
-      r = rs;
-      jj = js;
+      r = q / J;
+      jj = q - r * J;
       [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
         const uint hw = jj * SUBGROUP_SIZE + lane;
         d[k] = VZERO;
         dy[k] = VZERO;
-        if (k < KQ2 && q2 + k < Q2 && hw < HWV) {
+        if (k < KQ2 && q + k < Q2 && hw < HWV) {
           const uint idx = base + r * HWV + hw;
           d[k] = x_v[idx] - K;
           dy[k] = dy_v[idx];

@@ -95,7 +95,8 @@ void split_store_parts(uint first, uint nr, float m_k, SplitStats st) {
   }
 }
 
-// grad_input; `precise` so that every part and the last part compute it bitwise alike.
+// grad_input, for a part's own rows and given-up parts' alike (one loop in gn_onchip2.comp calls
+// it); `precise`: no contraction that a compiler may or may not choose.
 VT split_grad_in(float w, VT dy, VT d, SplitStats st) {
   precise VT gi = st.rstd * (weighted(w, dy) - (st.cA + st.k2 * (d - st.mean)));
   return gi;
