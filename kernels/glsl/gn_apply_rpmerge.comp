@@ -23,8 +23,24 @@
 // merged it already (gn_rowpiece.comp LAST_WG) and left (mean, rstd, cA, k2) in gstat[n*G + g],
 // so blocks read one vec4 instead of merging, and grad_weight blocks read the pairs' mean and
 // rstd there too.
+// DW_TAIL (the gn_fused_rp2t* builds): no grad_weight blocks, which merge every (n, g) pair their
+// channels touch and were the stage's critical path where there are many pairs of hundreds of
+// records each (H100 run 45c: the stage 7-23 us with them, 6.2-9.7 us without). Chunk j of
+// WG_SIZE channels of g belongs to block b = BPG - 1 - j (mod BPG) of each (n, g) instead:
+// after its merge and grad_input, that block turns the chunk's records into (n, g)'s share
+// (rstd * B, A); at batch 1 that is grad_weight / grad_bias, otherwise it goes to part[n*C + c]
+// and the last of the N blocks (n, g, j) to count itself (gn_last_wg.glsl; no block waits) sums
+// the shares in n order, as the grad_weight blocks do. Those blocks are dispatched first.
 // Every sum runs in a fixed order: deterministic.
-#ifdef GROUP_STATS
+#ifndef DW_TAIL
+#define DW_TAIL 0
+#endif
+#if DW_TAIL && defined(GROUP_STATS)
+#error "DW_TAIL is for the merging builds (no GROUP_STATS)"
+#endif
+#if DW_TAIL
+#define PARAMS_BINDING 10
+#elif defined(GROUP_STATS)
 #define PARAMS_BINDING 9
 #else
 #define PARAMS_BINDING 8
@@ -49,6 +65,12 @@ layout(std430, set = 0, binding = 7) writeonly restrict buffer GbBuf { float gra
 #ifdef GROUP_STATS
 layout(std430, set = 0, binding = 8) readonly restrict buffer StatBuf { vec4 gstat[]; };  // [N*G]
 #define PAIR_STAT(n) gstat[(n) * G + g].xy
+#elif DW_TAIL
+layout(std430, set = 0, binding = 8) coherent restrict buffer PartBuf { vec2 part[]; };      // [N*C]
+layout(std430, set = 0, binding = 9) coherent restrict buffer CountBuf { uint counter[]; };  // [G*J]
+shared bool s_last;
+#include "gn_last_wg.glsl"
+#include "gn_piece_merge.glsl"
 #else
 shared vec2 s_stat[STAT_CAP];  // (mean, rstd) of the (n, g) pairs of a grad_weight block
 #define PAIR_STAT(n) s_stat[(n) * span + g - g_lo]
@@ -85,6 +107,21 @@ vec2 group_stats_sg(uint ng) {
 }
 #endif
 
+#if DW_TAIL
+// (n, g)'s share of grad_weight / grad_bias at channel c, (rstd * B, A): dwdb_block's ab for
+// one n, the row's pieces in order.
+vec2 row_share(uint n, uint g, uint c, vec2 stat) {
+  const uint C = params.channels, G = params.num_groups, CPG = C / G;
+  const uint P = params.aux_lo.y, TPG = params.aux_lo.w;
+  vec2 ab = vec2(0.0);
+  for (uint p = 0; p < P; ++p) {
+    const vec2 rec = rowrec[(n * C + c) * P + p];
+    const float tm = tilerec[(n * G + g) * TPG + (c - g * CPG) * P + p].x;
+    ab += vec2(rec.x, rec.y + (tm - stat.x) * rec.x);
+  }
+  return vec2(stat.y * ab.y, ab.x);
+}
+#else
 void dwdb_block(uint wg) {
   const uint N = params.batch, C = params.channels, G = params.num_groups;
   const uint CPG = C / G, P = params.aux_lo.y, TPG = params.aux_lo.w;
@@ -139,22 +176,43 @@ void dwdb_block(uint wg) {
   grad_weight[c] = acc.x;
   grad_bias[c] = acc.y;
 }
+#endif
 
 void main() {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
-  const uint ndw = (C + WG_SIZE - 1u) / WG_SIZE;
   const uint id = linear_workgroup_id();
+#if DW_TAIL
+  const uint ndw = 0u;
+#else
+  const uint ndw = (C + WG_SIZE - 1u) / WG_SIZE;
   if (id < ndw) {
     dwdb_block(id);
     return;
   }
+#endif
   const uint MG = CPG * HW;          // the group's elements
   const uint BPG = params.aux_hi.x;  // blocks per group
   const uint total = params.batch * G * BPG;
   if (id - ndw >= total) return;  // idle workgroups of a folded dispatch (whole workgroups)
+#if DW_TAIL
+  // The T blocks of each group that hold chunks (b >= BPG - T) first, then the others; each
+  // part in reverse order.
+  const uint J = (CPG + WG_SIZE - 1u) / WG_SIZE, T = min(J, BPG), NG = params.batch * G;
+  uint ng, b;
+  if (id < NG * T) {
+    const uint r = NG * T - 1u - id;
+    ng = r / T;
+    b = BPG - T + r % T;
+  } else {
+    const uint r = NG * (BPG - T) - 1u - (id - NG * T);
+    ng = r / (BPG - T);
+    b = r % (BPG - T);
+  }
+#else
   const uint rid = total - 1u - (id - ndw);
   const uint ng = rid / BPG, b = rid % BPG;
+#endif
   const uint g = ng % G;
   const uint group_base = (ng / G * C + g * CPG) * HW;
   const uint first = b * WG_SIZE * ITEMS + gl_LocalInvocationID.x;
@@ -183,4 +241,26 @@ void main() {
       dx[group_base + i] = gc.y * (weighted(w, dys[k]) - (gc.z + gc.w * ((xs[k] - K) - gc.x)));
     }
   }
+#if DW_TAIL
+  const uint n = ng / G;
+  for (uint j = BPG - 1u - b; j < J; j += BPG) {  // uniform
+    const uint c = g * CPG + j * WG_SIZE + gl_LocalInvocationID.x;
+    const bool has = c < (g + 1u) * CPG;
+    const vec2 share = has ? row_share(n, g, c, gc.xy) : vec2(0.0);
+    if (params.batch == 1u) {
+      if (has) {
+        grad_weight[c] = share.x;
+        grad_bias[c] = share.y;
+      }
+      continue;
+    }
+    if (has) part[n * C + c] = share;
+    if (arrive_last(g * J + j, params.batch) && has) {
+      vec2 acc = vec2(0.0);
+      for (uint nn = 0; nn < params.batch; ++nn) acc += part[nn * C + c];
+      grad_weight[c] = acc.x;
+      grad_bias[c] = acc.y;
+    }
+  }
+#endif
 }

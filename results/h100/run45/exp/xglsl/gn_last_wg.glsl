@@ -1,0 +1,1 @@
+../../../../../kernels/glsl/gn_last_wg.glsl

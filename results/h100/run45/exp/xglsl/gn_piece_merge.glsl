@@ -1,0 +1,1 @@
+../../../../../kernels/glsl/gn_piece_merge.glsl
