@@ -478,13 +478,35 @@ TEST(FlatFamily, ApplyPassBuildsWithChunkedSamplesPass) {
   expect_every_build_passes(problems, "gn_flatap*", builds, "flatap");
 }
 
-// gn_fused_rp2* and gn_fused_rp2s*: gn_fused_rp's partials, then one dispatch whose blocks
-// merge their own group's piece records (gn_apply_rpmerge.comp) and whose first blocks reduce
-// grad_weight / grad_bias from per-(n, g) statistics of their own; or (rp2s) the partials'
-// last piece of each group merging it (gn_rowpiece.comp LAST_WG) for the blocks to read:
-// every build on shapes drawn inside its `when`.
+// gn_fused_rp2*, gn_fused_rp2t* and gn_fused_rp2s*: gn_fused_rp's partials, then one dispatch
+// whose blocks merge their own group's piece records (gn_apply_rpmerge.comp) and whose first
+// blocks reduce grad_weight / grad_bias from per-(n, g) statistics of their own; or (rp2t) whose
+// blocks of each (n, g) leave shares that the last of the N sums (DW_TAIL; at batch 1 they are
+// the answer); or (rp2s) the partials' last piece of each group merging it (gn_rowpiece.comp
+// LAST_WG) for the blocks to read: every build on shapes drawn inside its `when`.
 TEST(FusedRp2, GeneratedShapesInsideEveryBuildsWhenPass) {
-  expect_builds_pass_inside_their_when("gn_fused_rp2", 12, "rp2");
+  expect_builds_pass_inside_their_when("gn_fused_rp2", 21, "rp2");
+}
+
+// gn_fused_rp2t*'s grad_weight / grad_bias (DW_TAIL) down both of its paths: at batch 1 the
+// blocks write them from their own group's statistics, past it the last of the N blocks of a
+// chunk sums the shares in n order; with more chunks of 256 channels than blocks per group
+// (rows of 1-3 elements) a block holds several. Shapes drawn where the build's `when` holds
+// (the grad_weight blocks would need over 4 rounds of record loads at any subgroup size).
+TEST(FusedRp2, TailsWriteGradWeightAtBatchOneAndSumSharesPastIt) {
+  std::mt19937 rng(std::random_device{}());
+  json problems = json::array();
+  for (int k = 0; k < 2; ++k) {
+    const std::string i = std::to_string(k);
+    problems.push_back(
+        generated_problem(rng, "b1_" + i, 1, draw(rng, 2100, 4000), draw(rng, 13, 27), 1));
+    problems.push_back(generated_problem(rng, "bn_" + i, draw(rng, 3, 6), draw(rng, 600, 1500),
+                                         draw(rng, 29, 59), draw(rng, 1, 3)));
+    problems.push_back(generated_problem(rng, "short_" + i, draw(rng, 3, 4), draw(rng, 3000, 8000),
+                                         draw(rng, 1, 3), 1));
+  }
+  expect_every_build_passes(problems, "gn_fused_rp2t*",
+                            {"gn_fused_rp2t_t1", "gn_fused_rp2t_t2", "gn_fused_rp2t_t4"}, "rp2t");
 }
 
 // gn_apply_rpmerge.comp's grad_weight blocks take the (mean, rstd) of the (n, g) pairs their
