@@ -482,10 +482,11 @@ TEST(FlatFamily, ApplyPassBuildsWithChunkedSamplesPass) {
 // whose blocks merge their own group's piece records (gn_apply_rpmerge.comp) and whose first
 // blocks reduce grad_weight / grad_bias from per-(n, g) statistics of their own; or (rp2t) whose
 // blocks of each (n, g) leave shares that the last of the N sums (DW_TAIL; at batch 1 they are
-// the answer); or (rp2s) the partials' last piece of each group merging it (gn_rowpiece.comp
-// LAST_WG) for the blocks to read: every build on shapes drawn inside its `when`.
+// the answer); or (rp2s) the partials' workgroup that completes a group merging it
+// (gn_rowpiece.comp LAST_WG; with rows per subgroup or team, a workgroup's rows may lie in
+// several groups) for the blocks to read: every build on shapes drawn inside its `when`.
 TEST(FusedRp2, GeneratedShapesInsideEveryBuildsWhenPass) {
-  expect_builds_pass_inside_their_when("gn_fused_rp2", 21, "rp2");
+  expect_builds_pass_inside_their_when("gn_fused_rp2", 27, "rp2");
 }
 
 // gn_fused_rp2t*'s grad_weight / grad_bias (DW_TAIL) down both of its paths: at batch 1 the
@@ -507,6 +508,27 @@ TEST(FusedRp2, TailsWriteGradWeightAtBatchOneAndSumSharesPastIt) {
   }
   expect_every_build_passes(problems, "gn_fused_rp2t*",
                             {"gn_fused_rp2t_t1", "gn_fused_rp2t_t2", "gn_fused_rp2t_t4"}, "rp2t");
+}
+
+// gn_fused_rp2s's one-row-per-team builds count each workgroup's rows to every group they lie
+// in (LAST_WG): groups of just over 1024 elements in rows of 1-28, so that a workgroup of 128
+// or 256 rows holds rows of several groups and the group a workgroup completes may be any of
+// them.
+TEST(FusedRp2, LastWorkgroupCountsItsRowsOfSeveralGroups) {
+  std::mt19937 rng(std::random_device{}());
+  json problems = json::array();
+  for (int k = 0; k < 3; ++k) {
+    const std::string i = std::to_string(k);
+    const uint32_t hw1 = draw(rng, 2, 12), hw2 = draw(rng, 13, 28);
+    problems.push_back(generated_problem(rng, "t1_" + i, draw(rng, 2, 4),
+                                         draw(rng, 1025 / hw1 + 1, 1400 / hw1), hw1,
+                                         draw(rng, 4, 16)));
+    problems.push_back(generated_problem(rng, "t2_" + i, draw(rng, 2, 4),
+                                         draw(rng, 1025 / hw2 + 1, 1400 / hw2), hw2,
+                                         draw(rng, 4, 16)));
+  }
+  expect_every_build_passes(problems, "gn_fused_rp2s_t*", {"gn_fused_rp2s_t1", "gn_fused_rp2s_t2"},
+                            "rp2s_teams");
 }
 
 // gn_apply_rpmerge.comp's grad_weight blocks take the (mean, rstd) of the (n, g) pairs their

@@ -24,17 +24,16 @@
 // large for the on-chip builds (the manifest's bands), which one row per subgroup leaves to a
 // few lanes and the scalar gn_fused loads in 32-element chunks of one row each.
 //
-// LAST_WG (the gn_fused_rp2s* builds; one tile per workgroup only): a counter per (n, g) lets
-// the group's last tile to finish merge it in the same dispatch (gn_piece_merge.glsl, one
-// record per tile, in parallel) and store (mean, rstd, cA, k2) in gstat[n*G + g] for the
-// apply stage (gn_apply_rpmerge.comp GROUP_STATS): no combine dispatch, and a short tail of
-// one round of record loads and two workgroup sums. Results do not depend on which tile
-// is last: the merge reads every record in a fixed order.
+// LAST_WG (the gn_fused_rp2s* builds): a counter per (n, g) counts its finished tiles (a
+// workgroup adds its tiles of each group it touches: one, or for the one-row-per-subgroup and
+// per-team builds its rows of at most two groups), and the workgroup that completes a group
+// merges it in the same dispatch (gn_piece_merge.glsl, one record per tile, in parallel) and
+// stores (mean, rstd, cA, k2) in gstat[n*G + g] for the apply stage (gn_apply_rpmerge.comp
+// GROUP_STATS): no combine dispatch, and a short tail of one round of record loads and two
+// workgroup sums. Results do not depend on which workgroup is last: the merge reads every
+// record in a fixed order.
 #ifndef LAST_WG
 #define LAST_WG 0
-#endif
-#if LAST_WG && (defined(TEAM) || defined(ROW_PER_SUBGROUP))
-#error "LAST_WG needs one tile per workgroup"
 #endif
 #ifdef TEAM
 #extension GL_KHR_shader_subgroup_shuffle : require
@@ -64,6 +63,14 @@ shared bool s_last;
 #include "gn_last_wg.glsl"
 #define MREC 4
 #include "gn_piece_merge.glsl"
+#endif
+
+#if defined(TEAM)
+#define TILES_PER_WG (WG_SIZE / TEAM)
+#elif defined(ROW_PER_SUBGROUP)
+#define TILES_PER_WG NUM_SG
+#else
+#define TILES_PER_WG 1u
 #endif
 
 #if defined(TEAM)
@@ -97,15 +104,14 @@ DEFINE_WG_SUM(wg_sum_rec, vec3, vec3(0.0))
 
 float element(uint f) { return x_v[f >> 2u][f & 3u]; }
 
-void main() {
+// One tile's records (its mean and M2, its row piece's sums).
+void tile_partials(uint tile_id) {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
   const uint P = params.aux_lo.y, JP = params.aux_lo.z, TPG = params.aux_lo.w;
 
-  const uint tile_id = TILE_ID;
   // Idle workgroups of a folded dispatch (and, one row per subgroup or team, the subgroups or
-  // teams past the last row: whole teams, whose shuffles read only their own lanes, and no
-  // barrier follows).
+  // teams past the last row: whole teams, whose shuffles read only their own lanes).
   if (tile_id >= params.batch * G * TPG) return;
   const uint ng = tile_id / TPG, t = tile_id % TPG;
   const uint n = ng / G, g = ng % G;
@@ -161,10 +167,22 @@ void main() {
     tilerec[tile_id] = vec2(mean_t, tot.x);
     rowrec[row * P + p] = tot.yz;
   }
+}
+
+void main() {
+  tile_partials(TILE_ID);
 #if LAST_WG
-  if (arrive_last(ng, TPG)) {  // s_last is uniform: the merge's barriers are fine
-    const GroupCoef gc = merge_tiles(ng);
-    if (gl_LocalInvocationID.x == 0u) gstat[ng] = vec4(gc.mean, gc.rstd, gc.cA, gc.k2);
+  // This workgroup's tiles [first, last], counted to each group they lie in (uniform).
+  const uint TPG = params.aux_lo.w, total = params.batch * params.num_groups * TPG;
+  const uint first = linear_workgroup_id() * TILES_PER_WG;
+  if (first >= total) return;
+  const uint last = min(first + TILES_PER_WG, total) - 1u;
+  for (uint ng = first / TPG; ng <= last / TPG; ++ng) {
+    const uint lo = max(first, ng * TPG), hi = min(last, ng * TPG + TPG - 1u);
+    if (arrive_last_n(ng, hi - lo + 1u, TPG)) {  // s_last is uniform: the merge's barriers are fine
+      const GroupCoef gc = merge_tiles(ng);
+      if (gl_LocalInvocationID.x == 0u) gstat[ng] = vec4(gc.mean, gc.rstd, gc.cA, gc.k2);
+    }
   }
 #endif
 }
