@@ -6,6 +6,8 @@
 # run 43 was a gn_fused_rp / gn_fused2 one. Outputs in one archive (45h lost five files to the
 # limit on how many come back).
 # Run from the repository root: bash results/h100/run45/call45i.sh
+# (exp/combine_old_exp.json, the old combine, was removed after this call: the batched combine was
+# not kept, so the shipped combine is the old one again; exp/combine_batched.diff is the change.)
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "card: $gpu"
 case "$gpu" in
   *H200*) T=430 TL=50 bash .gpuhost/launch.sh bash results/h100/run44/call44b.sh; exit ;;
