@@ -27,12 +27,11 @@
 // LAST_WG (the gn_fused_rp2s* builds): a counter per (n, g) counts its finished tiles (a
 // workgroup adds its tiles of each group it touches: one, or for the one-row-per-subgroup and
 // per-team builds its rows of one or two large groups, or of several small ones), and the
-// workgroup that completes a group
-// merges it in the same dispatch (gn_piece_merge.glsl, one record per tile, in parallel) and
-// stores (mean, rstd, cA, k2) in gstat[n*G + g] for the apply stage (gn_apply_rpmerge.comp
-// GROUP_STATS): no combine dispatch, and a short tail of one round of record loads and two
-// workgroup sums. Results do not depend on which workgroup is last: the merge reads every
-// record in a fixed order.
+// workgroup that completes a group merges it in the same dispatch (gn_piece_merge.glsl, one
+// record per tile, in parallel) and stores (mean, rstd, cA, k2) in gstat[n*G + g] for the
+// apply stage (gn_apply_rpmerge.comp GROUP_STATS): no combine dispatch, and a short tail of
+// one round of record loads and two workgroup sums. Results do not depend on which workgroup
+// is last: the merge reads every record in a fixed order.
 #ifndef LAST_WG
 #define LAST_WG 0
 #endif
