@@ -30,7 +30,8 @@
 // after its merge and grad_input, that block turns the chunk's records into (n, g)'s share
 // (rstd * B, A); at batch 1 that is grad_weight / grad_bias, otherwise it goes to part[n*C + c]
 // and the last of the N blocks (n, g, j) to count itself (gn_last_wg.glsl; no block waits) sums
-// the shares in n order, as the grad_weight blocks do. Those blocks are dispatched first.
+// the shares in n order, as the grad_weight blocks do. (Dispatching those blocks first did
+// not help: H100 run 45e.)
 // Every sum runs in a fixed order: deterministic.
 #ifndef DW_TAIL
 #define DW_TAIL 0
@@ -195,24 +196,8 @@ void main() {
   const uint BPG = params.aux_hi.x;  // blocks per group
   const uint total = params.batch * G * BPG;
   if (id - ndw >= total) return;  // idle workgroups of a folded dispatch (whole workgroups)
-#if DW_TAIL
-  // The T blocks of each group that hold chunks (b >= BPG - T) first, then the others; each
-  // part in reverse order.
-  const uint J = (CPG + WG_SIZE - 1u) / WG_SIZE, T = min(J, BPG), NG = params.batch * G;
-  uint ng, b;
-  if (id < NG * T) {
-    const uint r = NG * T - 1u - id;
-    ng = r / T;
-    b = BPG - T + r % T;
-  } else {
-    const uint r = NG * (BPG - T) - 1u - (id - NG * T);
-    ng = r / (BPG - T);
-    b = r % (BPG - T);
-  }
-#else
   const uint rid = total - 1u - (id - ndw);
   const uint ng = rid / BPG, b = rid % BPG;
-#endif
   const uint g = ng % G;
   const uint group_base = (ng / G * C + g * CPG) * HW;
   const uint first = b * WG_SIZE * ITEMS + gl_LocalInvocationID.x;
@@ -242,7 +227,7 @@ void main() {
     }
   }
 #if DW_TAIL
-  const uint n = ng / G;
+  const uint n = ng / G, J = (CPG + WG_SIZE - 1u) / WG_SIZE;
   for (uint j = BPG - 1u - b; j < J; j += BPG) {  // uniform
     const uint c = g * CPG + j * WG_SIZE + gl_LocalInvocationID.x;
     const bool has = c < (g + 1u) * CPG;
