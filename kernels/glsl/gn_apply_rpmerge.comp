@@ -108,6 +108,10 @@ vec2 group_stats_sg(uint ng) {
 }
 #endif
 
+// A row piece's (A, B) re-centred from its tile mean tm to the group mean:
+// (A, B + (tm - mean) * A), summed over a row's pieces for grad_weight / grad_bias.
+vec2 piece_ab(vec2 rec, float tm, float mean) { return vec2(rec.x, rec.y + (tm - mean) * rec.x); }
+
 #if DW_TAIL
 // (n, g)'s share of grad_weight / grad_bias at channel c, (rstd * B, A): dwdb_block's ab for
 // one n, the row's pieces in order.
@@ -118,7 +122,7 @@ vec2 row_share(uint n, uint g, uint c, vec2 stat) {
   for (uint p = 0; p < P; ++p) {
     const vec2 rec = rowrec[(n * C + c) * P + p];
     const float tm = tilerec[(n * G + g) * TPG + (c - g * CPG) * P + p].x;
-    ab += vec2(rec.x, rec.y + (tm - stat.x) * rec.x);
+    ab += piece_ab(rec, tm, stat.x);
   }
   return vec2(stat.y * ab.y, ab.x);
 }
@@ -168,7 +172,7 @@ void dwdb_block(uint wg) {
       }
       [[unroll]] for (uint k = 0; k < 8u; ++k) {
         const float mean = n0 + k < N ? PAIR_STAT(n0 + k).x : 0.0;
-        ab[k] += vec2(rec[k].x, rec[k].y + (tm[k] - mean) * rec[k].x);
+        ab[k] += piece_ab(rec[k], tm[k], mean);
       }
     }
     [[unroll]] for (uint k = 0; k < 8u; ++k)
