@@ -115,10 +115,28 @@ TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
       problems.push_back(
           generated_problem(rng, "s" + std::to_string(k++), n, cpg, hw, 1 + rng() % 6));
     }
+  // The workgroup builds: groups past one subgroup's 32 slots, of short rows (HW <= 6 subgroups'
+  // width) and CPG > 1, up to each build's capacity; rows drawn first, so the channels per
+  // group (up to a few hundred) come out of M.
+  const uint32_t hw_max = sg * 6;
+  const std::vector<std::tuple<uint32_t, uint32_t>> wg_ranges = {
+      {1536, 4}, {2048, 4}, {2048, 1}, {3072, 1}};
+  for (auto [cap, step] : wg_ranges)
+    for (int t = 0; t < 3; ++t) {
+      uint32_t cpg = 0, hw = 0;
+      while (cpg < 2 || cpg * hw <= sg * 32 || cpg * hw > cap || (cpg * hw) % step != 0) {
+        hw = draw(rng, 1, hw_max);
+        cpg = draw(rng, 2, cap / hw);
+      }
+      const uint32_t n = std::vector<uint32_t>{1, 3, 40}[rng() % 3];
+      problems.push_back(
+          generated_problem(rng, "s" + std::to_string(k++), n, cpg, hw, 1 + rng() % 4));
+    }
   expect_every_build_passes(
       problems, "gn_sgroup_*",
       {"gn_sgroup_lane16", "gn_sgroup_2", "gn_sgroup_8", "gn_sgroup_16", "gn_sgroup_24",
-       "gn_sgroup_32", "gn_sgroup_v4_2", "gn_sgroup_v4_4", "gn_sgroup_v4_8"},
+       "gn_sgroup_32", "gn_sgroup_v4_2", "gn_sgroup_v4_4", "gn_sgroup_v4_8", "gn_sgroup_wg64_v4x6",
+       "gn_sgroup_wg128_v4x4", "gn_sgroup_wg128x16", "gn_sgroup_wg256x12"},
       "sgroup");
 }
 

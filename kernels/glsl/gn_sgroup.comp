@@ -10,6 +10,13 @@
 //    VEC 4 (the gn_sgroup_v4 builds, M % 4 == 0, so every group starts on 16 bytes): lane l
 //    holds the vec4 l, l + SUBGROUP, ...: a quarter of the load, store and bound-test
 //    instructions, for the many-small-groups shapes where those, not DRAM, set the time.
+//  ENTRY_WORKGROUP: the same with one workgroup per (n, group) as the team (M <= WG_SIZE * SLOTS
+//    * VEC): workgroup sums for the statistics, and the channel sums read from shared memory by
+//    WG_SIZE / CPG invocations per channel. For groups of short rows (HW up to a few hundred) and
+//    many channels, where the on-chip builds' one subgroupAdd per (subgroup, row) segment and
+//    their rows padded to whole chunks set the time (run 46c, H100: gn_onchip2_128 43 % of copy
+//    on 438x736x41/23; one subgroup per group 1.74x faster there, but slow wherever one lane
+//    sums a long row alone).
 //  ENTRY_LANE: one invocation per (n, group), M <= SLOTS elements, all sums serial (scalar).
 // Both write grad_input (3T of traffic) and per-(n, c) partials (rstd * sum dy*(x-mean),
 // sum dy), summed over n by gn_dwdb_split.comp.
@@ -75,12 +82,36 @@ void main() {
     if (k < M) dx_v[base + k] = rstd * (weighted(weight[g * CPG + k / HW], dy[k]) - (cA + k2 * (d[k] - mean_t)));
 }
 
-#else  // ENTRY_SUBGROUP
+#else  // ENTRY_SUBGROUP, ENTRY_WORKGROUP: a team of invocations per (n, group)
 
-#define CAP (SUBGROUP_SIZE * SLOTS)  // VT units per subgroup
-// Each subgroup's dy and e = d - m^, so that lanes can sum channels other than their own.
-shared VT s_dy[NUM_SG * CAP];
-shared VT s_e[NUM_SG * CAP];
+#ifdef ENTRY_WORKGROUP
+#define TEAM WG_SIZE
+#define TEAMS 1u
+#define TEAM_ID 0u
+#define LANE gl_LocalInvocationID.x
+DEFINE_WG_SUM(team_sum_d, float, 0.0)
+DEFINE_WG_SUM(team_sum_e2, float, 0.0)
+DEFINE_WG_SUM(team_sum_w, vec2, vec2(0.0))
+#define TEAM_BARRIER() barrier()
+// Lanes per channel: at most 32, whose pieces one lane then adds in order.
+#define P_MAX 32u
+#else
+#define TEAM SUBGROUP_SIZE
+#define TEAMS NUM_SG
+#define TEAM_ID gl_SubgroupID
+#define LANE gl_SubgroupInvocationID
+#define team_sum_d(v) subgroupAdd(v)
+#define team_sum_e2(v) subgroupAdd(v)
+#define team_sum_w(v) subgroupAdd(v)
+#define TEAM_BARRIER()         \
+  subgroupMemoryBarrierShared(); \
+  subgroupBarrier()
+#define P_MAX SUBGROUP_SIZE
+#endif
+#define CAP (TEAM * SLOTS)  // VT units per team
+// Each team's dy and e = d - m^, so that lanes can sum channels other than their own.
+shared VT s_dy[TEAMS * CAP];
+shared VT s_e[TEAMS * CAP];
 shared vec2 s_ab[WG_SIZE];  // per-lane pieces of channel sums
 #if VEC == 4
 #define ELEM(a, i) a[(i) >> 2u][(i) & 3u]
@@ -92,25 +123,25 @@ void main() {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G, M = CPG * HW;
   const uint MV = M / VEC;  // VT units in the group (M % VEC == 0 by the manifest)
-  const uint s = gl_SubgroupID, lane = gl_SubgroupInvocationID;
-  const uint ng = linear_workgroup_id() * NUM_SG + s;
-  if (ng >= params.batch * G) return;  // whole subgroups only: no workgroup barrier below
+  const uint s = TEAM_ID, lane = LANE;
+  const uint ng = linear_workgroup_id() * TEAMS + s;
+  if (ng >= params.batch * G) return;  // whole teams only: no barrier past a team's return
   const uint n = ng / G, g = ng % G;
   const uint base = ng * MV;
   const uint sbase = s * CAP;
   const float K = K_OF(x_v[base]);
   VT d[SLOTS], dy[SLOTS];
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-    const uint i = k * SUBGROUP_SIZE + lane;
+    const uint i = k * TEAM + lane;
     d[k] = i < MV ? x_v[base + i] - K : VZERO;
     dy[k] = i < MV ? dy_v[base + i] : VZERO;
   }
   VT sd = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) sd += d[k];
-  const float mean_t = subgroupAdd(hsum(sd)) / float(M);
+  const float mean_t = team_sum_d(hsum(sd)) / float(M);
   VT se2 = VZERO;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-    const uint i = k * SUBGROUP_SIZE + lane;
+    const uint i = k * TEAM + lane;
     const VT e = i < MV ? d[k] - mean_t : VZERO;
     se2 = fma(e, e, se2);  // explicit fma as in ENTRY_LANE
     if (i < MV) {
@@ -118,18 +149,17 @@ void main() {
       s_e[sbase + i] = e;
     }
   }
-  const float rstd = inversesqrt(subgroupAdd(hsum(se2)) / float(M) + uintBitsToFloat(params.eps_bits));
-  subgroupMemoryBarrierShared();
-  subgroupBarrier();
+  const float rstd = inversesqrt(team_sum_e2(hsum(se2)) / float(M) + uintBitsToFloat(params.eps_bits));
+  TEAM_BARRIER();
   // Channel sums (sum dy, sum dy*e): P lanes per channel, each a contiguous piece of its
   // row, then the channel's first lane adds the P pieces in order.
-  const uint P = CPG >= SUBGROUP_SIZE ? 1u : SUBGROUP_SIZE / CPG;
-  const uint CH = SUBGROUP_SIZE / P;  // channels per round
+  const uint P = CPG >= TEAM ? 1u : min(TEAM / CPG, P_MAX);
+  const uint CH = TEAM / P;  // channels per round
   const uint p = lane % P;
   const uint h0 = p * HW / P, h1 = (p + 1u) * HW / P;
   const uint ebase = sbase * VEC;  // the subgroup's first element in s_dy / s_e
   vec2 wsum = vec2(0.0);
-  for (uint c0 = 0; c0 < CPG; c0 += CH) {  // uniform in the subgroup
+  for (uint c0 = 0; c0 < CPG; c0 += CH) {  // uniform in the team
     const uint c = c0 + lane / P;
     const bool mine = lane < CH * P && c < CPG;
     vec2 ab = vec2(0.0);
@@ -140,24 +170,23 @@ void main() {
       }
     if (P > 1u) {
       s_ab[gl_LocalInvocationID.x] = ab;
-      subgroupMemoryBarrierShared();
-      subgroupBarrier();
+      TEAM_BARRIER();
       if (p == 0u) {
         ab = vec2(0.0);
         for (uint j = 0; j < P; ++j) ab += s_ab[gl_LocalInvocationID.x + j];
       }
-      subgroupBarrier();  // read before the next round writes
+      TEAM_BARRIER();  // read before the next round writes
     }
     if (mine && p == 0u) {
       wsum = fma(vec2(weight[g * CPG + c]), ab, wsum);
       store_part(n * C + g * CPG + c, vec2(rstd * ab.y, ab.x));
     }
   }
-  const vec2 W = subgroupAdd(wsum);
+  const vec2 W = team_sum_w(wsum);
   const float cA = W.x / float(M);
   const float k2 = rstd * rstd * (W.y / float(M));
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-    const uint i = k * SUBGROUP_SIZE + lane;
+    const uint i = k * TEAM + lane;
     if (i < MV) {
 #if VEC == 4
       // The four elements' channels: one division, then a step at each row end (HW >= 1).
