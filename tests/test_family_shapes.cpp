@@ -77,11 +77,15 @@ void expect_every_build_passes(const json& problems, const std::string& variants
 // A group of m elements as (CPG, HW) with HW a random divisor of m, m a multiple of `step`.
 // Not m = 2: a two-element group's exact grad_input is 0 but for eps, so the reference is
 // rounding noise and the group-scaled error reads 1 for every variant, the seed too.
+// With `rem`: m % step == rem instead.
 std::pair<uint32_t, uint32_t> random_group(std::mt19937& rng, uint32_t lo, uint32_t hi,
-                                           uint32_t step = 1) {
+                                           uint32_t step = 1, uint32_t rem = 0) {
   uint32_t m = 2;
   while (m == 2)
-    m = std::uniform_int_distribution<uint32_t>((lo + step - 1) / step, hi / step)(rng) * step;
+    m = std::uniform_int_distribution<uint32_t>((lo - rem + step - 1) / step,
+                                                (hi - rem) / step)(rng) *
+            step +
+        rem;
   std::vector<uint32_t> divisors;
   for (uint32_t d = 1; d <= m; ++d)
     if (m % d == 0) divisors.push_back(d);
@@ -91,26 +95,32 @@ std::pair<uint32_t, uint32_t> random_group(std::mt19937& rng, uint32_t lo, uint3
 
 // Every gn_sgroup build on generated shapes across its range of M at the device's subgroup
 // size (any C, HW, G; hard distributions), against the float64 reference. The vec4 builds'
-// ranges draw M % 4 == 0 (any HW: a vec4 may span rows, a row may start mid-vec4).
+// ranges draw M % 4 == 0 (any HW: a vec4 may span rows, a row may start mid-vec4), the vec2
+// builds' M % 4 == 2.
 TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
   const uint32_t sg = device_subgroup_size();
   ASSERT_GT(sg, 0u);
-  // (lo, hi, step of M)
-  const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> ranges = {{1, 16, 1},
-                                                                        {1, sg * 2, 1},
-                                                                        {sg * 2 + 1, sg * 8, 1},
-                                                                        {sg * 8 + 1, sg * 16, 1},
-                                                                        {sg * 16 + 1, sg * 24, 1},
-                                                                        {sg * 24 + 1, sg * 32, 1},
-                                                                        {sg * 2 + 1, sg * 8, 4},
-                                                                        {sg * 8 + 1, sg * 16, 4},
-                                                                        {sg * 16 + 1, sg * 32, 4}};
+  // (lo, hi, step of M, M % step)
+  const std::vector<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>> ranges = {
+      {1, 16, 1, 0},
+      {1, sg * 2, 1, 0},
+      {sg * 2 + 1, sg * 8, 1, 0},
+      {sg * 8 + 1, sg * 16, 1, 0},
+      {sg * 16 + 1, sg * 24, 1, 0},
+      {sg * 24 + 1, sg * 32, 1, 0},
+      {sg * 2 + 1, sg * 8, 4, 0},
+      {sg * 8 + 1, sg * 16, 4, 0},
+      {sg * 16 + 1, sg * 32, 4, 0},
+      {sg * 2 + 1, sg * 8, 4, 2},
+      {sg * 8 + 1, sg * 16, 4, 2},
+      {sg * 16 + 1, sg * 24, 4, 2},
+      {sg * 24 + 1, sg * 32, 4, 2}};
   std::mt19937 rng(std::random_device{}());
   json problems = json::array();
   int k = 0;
-  for (auto [lo, hi, step] : ranges)
+  for (auto [lo, hi, step, rem] : ranges)
     for (int t = 0; t < 3; ++t) {
-      const auto [cpg, hw] = random_group(rng, lo, hi, step);
+      const auto [cpg, hw] = random_group(rng, lo, hi, step, rem);
       const uint32_t n = std::vector<uint32_t>{1, 3, 40, 700}[rng() % 4];
       problems.push_back(
           generated_problem(rng, "s" + std::to_string(k++), n, cpg, hw, 1 + rng() % 6));
@@ -119,12 +129,12 @@ TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
   // width) and CPG > 1, up to each build's capacity; rows drawn first, so the channels per
   // group (up to a few hundred) come out of M.
   const uint32_t hw_max = sg * 6;
-  const std::vector<std::tuple<uint32_t, uint32_t>> wg_ranges = {
-      {1536, 4}, {2048, 4}, {2048, 1}, {3072, 1}};
-  for (auto [cap, step] : wg_ranges)
+  const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> wg_ranges = {
+      {1536, 4, 0}, {2048, 4, 0}, {2048, 1, 0}, {3072, 1, 0}, {2048, 4, 2}, {3072, 4, 2}};
+  for (auto [cap, step, rem] : wg_ranges)
     for (int t = 0; t < 3; ++t) {
       uint32_t cpg = 0, hw = 0;
-      while (cpg < 2 || cpg * hw <= sg * 32 || cpg * hw > cap || (cpg * hw) % step != 0) {
+      while (cpg < 2 || cpg * hw <= sg * 32 || cpg * hw > cap || (cpg * hw) % step != rem) {
         hw = draw(rng, 1, hw_max);
         cpg = draw(rng, 2, cap / hw);
       }
@@ -136,7 +146,9 @@ TEST(SgroupFamily, GeneratedShapesOverEveryBuildsRangePass) {
       problems, "gn_sgroup_*",
       {"gn_sgroup_lane16", "gn_sgroup_2", "gn_sgroup_8", "gn_sgroup_16", "gn_sgroup_24",
        "gn_sgroup_32", "gn_sgroup_v4_2", "gn_sgroup_v4_4", "gn_sgroup_v4_8", "gn_sgroup_wg64_v4x6",
-       "gn_sgroup_wg128_v4x4", "gn_sgroup_wg128x16", "gn_sgroup_wg256x12"},
+       "gn_sgroup_wg128_v4x4", "gn_sgroup_wg128x16", "gn_sgroup_wg256x12", "gn_sgroup_v2_4",
+       "gn_sgroup_v2_8", "gn_sgroup_v2_12", "gn_sgroup_v2_16", "gn_sgroup_wg128_v2x8",
+       "gn_sgroup_wg256_v2x6"},
       "sgroup");
 }
 

@@ -3,7 +3,8 @@
 // Conventions every includer follows:
 //  - PARAMS_BINDING is defined before the include: the binding of the uniform, which holds
 //    the seed's 8 u32 (N, C, HW, G, eps bits, 3 pads) then the manifest's aux params.
-//  - VEC is 1 (scalar) or 4 (vec4 loads/stores; the manifest guarantees HW % 4 == 0).
+//  - VEC is 1 (scalar), 4 (vec4 loads/stores; the manifest guarantees the alignment, e.g.
+//    HW % 4 == 0) or 2 (vec2: gn_sgroup's builds for groups of M % 4 == 2 elements).
 //  - SUBGROUP_SIZE and WG_SIZE come from the runtime; reductions assume full subgroups
 //    (WG_SIZE a multiple of SUBGROUP_SIZE), true on NVIDIA (32) and lavapipe (8).
 #extension GL_KHR_shader_subgroup_basic : require
@@ -19,13 +20,18 @@
 // Fixed pairing so the result does not depend on the compiler's choice of order.
 float hsum(vec4 v) { return (v.x + v.y) + (v.z + v.w); }
 #define K_OF(v) (v).x  // the first element of a VT (the shift K of a group starting there)
+#elif VEC == 2
+#define VT vec2
+#define VZERO vec2(0.0)
+float hsum(vec2 v) { return v.x + v.y; }
+#define K_OF(v) (v).x
 #elif VEC == 1
 #define VT float
 #define VZERO 0.0
 float hsum(float v) { return v; }
 #define K_OF(v) (v)
 #else
-#error "VEC must be 1 or 4"
+#error "VEC must be 1, 2 or 4"
 #endif
 
 // w*dy rounded on its own ('precise' is SPIR-V NoContraction). grad_input subtracts
@@ -35,10 +41,10 @@ VT weighted(float w, VT dy) {
   precise VT p = w * dy;
   return p;
 }
-#if VEC == 4
-// The same per component, each element with its own weight (a vec4 spanning channels).
-vec4 weighted(vec4 w, vec4 dy) {
-  precise vec4 p = w * dy;
+#if VEC > 1
+// The same per component, each element with its own weight (a vector spanning channels).
+VT weighted(VT w, VT dy) {
+  precise VT p = w * dy;
   return p;
 }
 #endif

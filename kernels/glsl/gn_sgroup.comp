@@ -10,6 +10,7 @@
 //    VEC 4 (the gn_sgroup_v4 builds, M % 4 == 0, so every group starts on 16 bytes): lane l
 //    holds the vec4 l, l + SUBGROUP, ...: a quarter of the load, store and bound-test
 //    instructions, for the many-small-groups shapes where those, not DRAM, set the time.
+//    VEC 2 (the _v2 builds, M % 4 == 2: every group starts on 8 bytes): half of them.
 //  ENTRY_WORKGROUP: the same with one workgroup per (n, group) as the team (M <= WG_SIZE * SLOTS
 //    * VEC): workgroup sums for the statistics, and the channel sums read from shared memory by
 //    WG_SIZE / CPG invocations per channel. For groups of short rows (HW up to a few hundred) and
@@ -115,6 +116,8 @@ shared VT s_e[TEAMS * CAP];
 shared vec2 s_ab[WG_SIZE];  // per-lane pieces of channel sums
 #if VEC == 4
 #define ELEM(a, i) a[(i) >> 2u][(i) & 3u]
+#elif VEC == 2
+#define ELEM(a, i) a[(i) >> 1u][(i) & 1u]
 #else
 #define ELEM(a, i) a[i]
 #endif
@@ -188,19 +191,19 @@ void main() {
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
     const uint i = k * TEAM + lane;
     if (i < MV) {
-#if VEC == 4
-      // The four elements' channels: one division, then a step at each row end (HW >= 1).
-      const uint i0 = 4u * i;
+#if VEC > 1
+      // The VEC elements' channels: one division, then a step at each row end (HW >= 1).
+      const uint i0 = VEC * i;
       uint c = i0 / HW, next = (c + 1u) * HW;
-      vec4 w4;
-      [[unroll]] for (uint j = 0; j < 4u; ++j) {
+      VT wv;
+      [[unroll]] for (uint j = 0; j < VEC; ++j) {
         if (i0 + j >= next) {
           ++c;
           next += HW;
         }
-        w4[j] = weight[g * CPG + c];
+        wv[j] = weight[g * CPG + c];
       }
-      dx_v[base + i] = rstd * (weighted(w4, dy[k]) - (cA + k2 * (d[k] - mean_t)));
+      dx_v[base + i] = rstd * (weighted(wv, dy[k]) - (cA + k2 * (d[k] - mean_t)));
 #else
       dx_v[base + i] = rstd * (weighted(weight[g * CPG + i / HW], dy[k]) - (cA + k2 * (d[k] - mean_t)));
 #endif
