@@ -4,7 +4,7 @@
 # three sets drawn this session before any timing (held461: gen_shapes.py's default ranges;
 # fewg462: batch 1-8, N*G 1-16, 0.1-2 M elements; big463: 10-30 M elements) beside PyTorch, each
 # with --variant best from the H100 table (what a user of the table gets) and every gn_* hot.
-# Run from the repository root: bash results/h100/run46/call46.sh
+# Run from the repository root: bash results/h100/run46/call46b.sh
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "card: $gpu"
 case "$gpu" in
   *H200*) T=430 TL=50 bash .gpuhost/launch.sh bash results/h100/run44/call44b.sh; exit ;;
