@@ -13,7 +13,7 @@
 //    VEC 2 (the _v2 builds, M % 4 == 2: every group starts on 8 bytes): half of them.
 //  ENTRY_WORKGROUP: the same with one workgroup per (n, group) as the team (M <= WG_SIZE * SLOTS
 //    * VEC): workgroup sums for the statistics, and the channel sums read from shared memory by
-//    WG_SIZE / CPG invocations per channel. For groups of short rows (HW up to a few hundred) and
+//    WG_SIZE / CPG invocations per channel (at most 32). For groups of short rows (HW up to a few hundred) and
 //    many channels, where the on-chip builds' one subgroupAdd per (subgroup, row) segment and
 //    their rows padded to whole chunks set the time (run 46c, H100: gn_onchip2_128 43 % of copy
 //    on 438x736x41/23; one subgroup per group 1.74x faster there, but slow wherever one lane
@@ -160,7 +160,7 @@ void main() {
   const uint CH = TEAM / P;  // channels per round
   const uint p = lane % P;
   const uint h0 = p * HW / P, h1 = (p + 1u) * HW / P;
-  const uint ebase = sbase * VEC;  // the subgroup's first element in s_dy / s_e
+  const uint ebase = sbase * VEC;  // the team's first element in s_dy / s_e
   vec2 wsum = vec2(0.0);
   for (uint c0 = 0; c0 < CPG; c0 += CH) {  // uniform in the team
     const uint c = c0 + lane / P;
