@@ -13,8 +13,8 @@
 //    VEC 2 (the _v2 builds, M % 4 == 2: every group starts on 8 bytes): half of them.
 //  ENTRY_WORKGROUP: the same with one workgroup per (n, group) as the team (M <= WG_SIZE * SLOTS
 //    * VEC): workgroup sums for the statistics, and the channel sums read from shared memory by
-//    WG_SIZE / CPG invocations per channel (at most 32). For groups of short rows (HW up to a few hundred) and
-//    many channels, where the on-chip builds' one subgroupAdd per (subgroup, row) segment and
+//    WG_SIZE / CPG invocations per channel (at most 32). For groups of short rows (HW up to a few
+//    hundred) and many channels, where the on-chip builds' one subgroupAdd per (subgroup, row) segment and
 //    their rows padded to whole chunks set the time (run 46c, H100: gn_onchip2_128 43 % of copy
 //    on 438x736x41/23; one subgroup per group 1.74x faster there, but slow wherever one lane
 //    sums a long row alone).
