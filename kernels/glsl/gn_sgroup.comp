@@ -14,10 +14,10 @@
 //  ENTRY_WORKGROUP: the same with one workgroup per (n, group) as the team (M <= WG_SIZE * SLOTS
 //    * VEC): workgroup sums for the statistics, and the channel sums read from shared memory by
 //    WG_SIZE / CPG invocations per channel (at most 32). For groups of short rows (HW up to a few
-//    hundred) and many channels, where the on-chip builds' one subgroupAdd per (subgroup, row) segment and
-//    their rows padded to whole chunks set the time (run 46c, H100: gn_onchip2_128 43 % of copy
-//    on 438x736x41/23; one subgroup per group 1.74x faster there, but slow wherever one lane
-//    sums a long row alone).
+//    hundred) and many channels, where the on-chip builds' one subgroupAdd per (subgroup, row)
+//    segment and their rows padded to whole chunks set the time (run 46c, H100: gn_onchip2_128
+//    43 % of copy on 438x736x41/23; one subgroup per group 1.74x faster there, but slow wherever
+//    one lane sums a long row alone).
 //  ENTRY_LANE: one invocation per (n, group), M <= SLOTS elements, all sums serial (scalar).
 // Both write grad_input (3T of traffic) and per-(n, c) partials (rstd * sum dy*(x-mean),
 // sum dy), summed over n by gn_dwdb_split.comp.
