@@ -94,6 +94,8 @@ DEFINE_WG_SUM(team_sum_d, float, 0.0)
 DEFINE_WG_SUM(team_sum_e2, float, 0.0)
 DEFINE_WG_SUM(team_sum_w, vec2, vec2(0.0))
 #define TEAM_BARRIER() barrier()
+// The workgroup sum's own barrier publishes the stores made before it.
+#define TEAM_BARRIER_AFTER_SUM()
 // Lanes per channel: at most 32, whose pieces one lane then adds in order.
 #define P_MAX 32u
 #else
@@ -107,6 +109,7 @@ DEFINE_WG_SUM(team_sum_w, vec2, vec2(0.0))
 #define TEAM_BARRIER()         \
   subgroupMemoryBarrierShared(); \
   subgroupBarrier()
+#define TEAM_BARRIER_AFTER_SUM() TEAM_BARRIER()
 #define P_MAX SUBGROUP_SIZE
 #endif
 #define CAP (TEAM * SLOTS)  // VT units per team
@@ -153,7 +156,7 @@ void main() {
     }
   }
   const float rstd = inversesqrt(team_sum_e2(hsum(se2)) / float(M) + uintBitsToFloat(params.eps_bits));
-  TEAM_BARRIER();
+  TEAM_BARRIER_AFTER_SUM();  // s_dy / s_e written above
   // Channel sums (sum dy, sum dy*e): P lanes per channel, each a contiguous piece of its
   // row, then the channel's first lane adds the P pieces in order.
   const uint P = CPG >= TEAM ? 1u : min(TEAM / CPG, P_MAX);
