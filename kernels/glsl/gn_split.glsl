@@ -47,6 +47,8 @@ shared uint s_role;
 // Polls with an atomic: a `volatile` sync buffer read with plain loads left claims set after a
 // run on lavapipe under load (its atomics on that buffer went wrong, about 1 run in 10).
 uint split_poll(uint i) { return atomicAdd(sync_w[i], 0u); }
+#define SPLIT_POLL_4(x) x x x x
+#define SPLIT_POLL_256(x) SPLIT_POLL_4(SPLIT_POLL_4(SPLIT_POLL_4(SPLIT_POLL_4(x))))
 // sync_w indices: (n, g)'s arrivals and departures, g's finished rows, part k's claim.
 uint sync_arrived(uint ng) { return ng; }
 uint sync_left(uint ng) { return params.batch * params.num_groups + ng; }
@@ -114,9 +116,13 @@ uint split_join(uint ng, uint k, uint S, vec4 record) {
     if (got == S) {
       role = ROLE_LAST;
     } else {
-      // Rounds of 1024 polls: lavapipe ends any one loop after 65535 iterations.
-      for (uint o = 0u; got < S && o < (uint(SPLIT_SPINS) + 1023u) / 1024u; ++o)
-        for (uint i = 0u; got < S && i < 1024u; ++i) got = split_poll(sync_arrived(ng));
+      // Rounds of 256 polls in straight-line code: lavapipe counts every loop iteration of an
+      // invocation against one budget of 65535 and cuts loops short past it, the loops after
+      // the wait too (a wait of 4M polls in single-poll iterations left the last part's reset
+      // of the claims undone: 'sync' not zero after about 1 run in 30 under load).
+      for (uint o = 0u; got < S && o < (uint(SPLIT_SPINS) + 255u) / 256u; ++o) {
+        SPLIT_POLL_256(got = split_poll(sync_arrived(ng));)
+      }
       if (got < S) {
         if (atomicCompSwap(sync_w[sync_claim(ng, S, k)], 0u, CLAIM_GIVEN_UP) == 0u) {
           role = ROLE_GAVE_UP;
