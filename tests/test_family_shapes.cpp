@@ -595,5 +595,29 @@ TEST(Fused1Family, GeneratedBatch1ShapesPass) {
   expect_every_build_passes(problems, "gn_fused1*", {"gn_fused1", "gn_fused1_v4"}, "fused1");
 }
 
+// The group merges of gn_combine.glsl (gn_fused* combine, last workgroup and fused1 apply) and
+// gn_piece_merge.glsl (gn_fused_rp2*) load their records in batches per invocation: groups of
+// more tiles and more rows than one batch of the workgroup holds (hundreds of rows of one or
+// several pieces; long rows cut into pieces, more pieces than one batch of 256), so every
+// merge loop takes several batches, some with a partial last one.
+TEST(FusedMerge, GroupsOfSeveralRecordBatchesPass) {
+  std::mt19937 rng(std::random_device{}());
+  auto pick = [&](uint32_t lo, uint32_t hi) { return draw(rng, lo, hi); };
+  json problems = json::array();
+  for (int k = 0; k < 2; ++k) {
+    const std::string i = std::to_string(k);
+    uint32_t hw = pick(1100, 4200);
+    if (k == 0) hw = 4 * (hw / 4);
+    problems.push_back(generated_problem(rng, "rows" + i, pick(1, 2), pick(520, 700), hw, 1));
+    problems.push_back(
+        generated_problem(rng, "row128_" + i, 1, pick(520, 1000), 4 * pick(276, 510), 1));
+  }
+  problems.push_back(generated_problem(rng, "pieces", 1, pick(200, 260), pick(18000, 20000), 1));
+  expect_every_build_passes(problems, "gn_fused*",
+                            {"gn_fused", "gn_fused_v4", "gn_fused2", "gn_fused2_v4",
+                             "gn_fused_rp2s", "gn_fused_rp2s_row128"},
+                            "merge_batches");
+}
+
 }  // namespace
 }  // namespace gnbench
