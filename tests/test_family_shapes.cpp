@@ -595,11 +595,11 @@ TEST(Fused1Family, GeneratedBatch1ShapesPass) {
   expect_every_build_passes(problems, "gn_fused1*", {"gn_fused1", "gn_fused1_v4"}, "fused1");
 }
 
-// The group merges of gn_combine.glsl (gn_fused* combine, last workgroup and fused1 apply) and
-// gn_piece_merge.glsl (gn_fused_rp2*) load their records in batches per invocation: groups of
-// more tiles and more rows than one batch of the workgroup holds (hundreds of rows of one or
-// several pieces; long rows cut into pieces, more pieces than one batch of 256), so every
-// merge loop takes several batches, some with a partial last one.
+// The group merges of gn_combine.glsl (gn_fused* combine and last workgroup, in batches of
+// records per invocation; fused1's apply blocks one at a time) and gn_piece_merge.glsl
+// (gn_fused_rp2*, past its first MREC records a plain loop): groups of more tiles and more rows
+// than one round of the workgroup holds (hundreds of rows of one or several pieces; long rows
+// cut into pieces), so every merge loop takes several rounds, some with a partial last one.
 TEST(FusedMerge, GroupsOfSeveralRecordBatchesPass) {
   std::mt19937 rng(std::random_device{}());
   auto pick = [&](uint32_t lo, uint32_t hi) { return draw(rng, lo, hi); };

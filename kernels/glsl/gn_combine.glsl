@@ -34,31 +34,40 @@ struct GroupCoef {
 
 // Records per invocation in flight: the loops below load a batch, then sum it in the order of
 // a plain loop (a plain loop waited on each load; H100 run 47b: gn_fused_v4's combine 11 us on
-// one group of 1003 rows), so the batching leaves the bits alone.
+// one group of 1003 rows), so the batching leaves the bits alone. gn_apply_merge.comp, whose
+// blocks hold their x and grad_out while they merge, takes 1 (H100 run 47c: 4 slowed gn_fused1).
 #ifndef CB_BATCH
 #define CB_BATCH 4u
 #endif
 
 // A batch of an invocation's row pieces: item i is piece i % P of its (i / P)-th row,
-// rr = tid + (i / P) * WG_SIZE.
+// rr = tid + (i / P) * WG_SIZE. The row and piece advance by counting: one division a batch (a
+// division per item cost gn_fused 4 us on 2286 rows of one piece, H100 run 47c).
 struct RowBatch {
   vec2 rec[CB_BATCH];
   float tmean[CB_BATCH];
   float w[CB_BATCH];
+  uint row[CB_BATCH];  // rr, with ROW_DONE set on a row's last piece
 };
+#define ROW_DONE 0x80000000u
 RowBatch load_rows(uint i0, uint items, uint ng, uint group_row, uint g, uint CPG, uint R, uint P,
                    uint TPG) {
   RowBatch b;
+  uint j = i0 / P, p = i0 - j * P;
   [[unroll]] for (uint k = 0; k < CB_BATCH; ++k) {
-    const uint i = i0 + k;
+    const uint rr = gl_LocalInvocationID.x + j * WG_SIZE;
     b.rec[k] = vec2(0.0);
     b.tmean[k] = 0.0;
     b.w[k] = 0.0;
-    if (i < items) {
-      const uint rr = gl_LocalInvocationID.x + (i / P) * WG_SIZE, p = i % P;
+    b.row[k] = rr | (p + 1u == P ? ROW_DONE : 0u);
+    if (i0 + k < items) {
       b.rec[k] = rowrec[(group_row + rr) * P + p];
       b.tmean[k] = tilerec[ng * TPG + (rr / R) * P + p].x;
       b.w[k] = weight[g * CPG + rr];
+    }
+    if (++p == P) {
+      p = 0u;
+      ++j;
     }
   }
   return b;
@@ -133,9 +142,9 @@ GroupCoef merge_group(uint ng) {
       if (i < items) {
         A += rb.rec[k].x;
         B += rb.rec[k].y + (rb.tmean[k] - mean) * rb.rec[k].x;
-        if (i % P == P - 1u) {
+        if ((rb.row[k] & ROW_DONE) != 0u) {
           wsum += rb.w[k] * vec2(A, B);
-          MERGE_STORE_ROW(group_row + tid + (i / P) * WG_SIZE, rstd * B, A);
+          MERGE_STORE_ROW(group_row + (rb.row[k] & ~ROW_DONE), rstd * B, A);
           A = 0.0;
           B = 0.0;
         }

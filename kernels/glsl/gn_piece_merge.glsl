@@ -32,11 +32,9 @@ struct GroupCoef {
   float mean, rstd, cA, k2;
 };
 
-// Called by the whole workgroup in uniform control flow. Records are loaded MREC per
-// invocation at a time (a round trip per batch, not per record: a plain loop over a group of
-// more tiles than MREC * WG_SIZE waited on each load; H100 run 47b: the rp2s tail 5 us on one
-// group of 1003 tiles), and summed in the order of a plain loop (t = tid, tid + WG_SIZE, ...), so
-// the batching leaves the bits alone. The first batch is kept for the second pass.
+// Called by the whole workgroup in uniform control flow. The first MREC records of each
+// invocation are loaded at once and kept for the second pass; a group of more tiles than
+// MREC * WG_SIZE reads the rest again there.
 GroupCoef merge_tiles(uint ng) {
   const uint C = params.channels, G = params.num_groups, CPG = C / G;
   const uint P = params.aux_lo.y, TPG = params.aux_lo.w;
@@ -44,7 +42,6 @@ GroupCoef merge_tiles(uint ng) {
   const uint rec0 = (ng / G * C + g * CPG) * P;  // the group's first row record
   const float M = float(CPG * params.spatial);
   const uint tid = gl_LocalInvocationID.x;
-  const uint BATCH = MREC * WG_SIZE;
 
   vec2 tr[MREC], rw[MREC];
   float w[MREC];
@@ -64,17 +61,7 @@ GroupCoef merge_tiles(uint ng) {
     const uint t = tid + k * WG_SIZE;
     if (t < TPG) acc += piece_count(t) * tr[k].x;
   }
-  for (uint t0 = BATCH; t0 < TPG; t0 += BATCH) {
-    float m[MREC];
-    [[unroll]] for (uint k = 0; k < MREC; ++k) {
-      const uint t = t0 + tid + k * WG_SIZE;
-      m[k] = t < TPG ? tilerec[ng * TPG + t].x : 0.0;
-    }
-    [[unroll]] for (uint k = 0; k < MREC; ++k) {
-      const uint t = t0 + tid + k * WG_SIZE;
-      if (t < TPG) acc += piece_count(t) * m[k];
-    }
-  }
+  for (uint t = tid + MREC * WG_SIZE; t < TPG; t += WG_SIZE) acc += piece_count(t) * tilerec[ng * TPG + t].x;
   const float mean = pm_sum_mean(acc) / M;
 
   vec3 v = vec3(0.0);
@@ -85,27 +72,10 @@ GroupCoef merge_tiles(uint ng) {
       v += vec3(piece_m2(t, tr[k], mean), w[k] * rw[k].x, w[k] * (rw[k].y + dm * rw[k].x));
     }
   }
-  for (uint t0 = BATCH; t0 < TPG; t0 += BATCH) {
-    vec2 r[MREC], a[MREC];
-    float wt[MREC];
-    [[unroll]] for (uint k = 0; k < MREC; ++k) {
-      const uint t = t0 + tid + k * WG_SIZE;
-      r[k] = vec2(0.0);
-      a[k] = vec2(0.0);
-      wt[k] = 0.0;
-      if (t < TPG) {
-        r[k] = tilerec[ng * TPG + t];
-        a[k] = rowrec[rec0 + t];
-        wt[k] = weight[g * CPG + t / P];
-      }
-    }
-    [[unroll]] for (uint k = 0; k < MREC; ++k) {
-      const uint t = t0 + tid + k * WG_SIZE;
-      if (t < TPG) {
-        const float dm = r[k].x - mean;
-        v += vec3(piece_m2(t, r[k], mean), wt[k] * a[k].x, wt[k] * (a[k].y + dm * a[k].x));
-      }
-    }
+  for (uint t = tid + MREC * WG_SIZE; t < TPG; t += WG_SIZE) {
+    const vec2 r = tilerec[ng * TPG + t], a = rowrec[rec0 + t];
+    const float wt = weight[g * CPG + t / P], dm = r.x - mean;
+    v += vec3(piece_m2(t, r, mean), wt * a.x, wt * (a.y + dm * a.x));
   }
   const vec3 S = pm_sum_rest(v);
   const float rstd = inversesqrt(S.x / M + uintBitsToFloat(params.eps_bits));
