@@ -431,7 +431,7 @@ TEST(FlatFamily, GeneratedFlatShapesInsideEveryBuildsWhenPass) {
   flat.hw_max = 1;
   flat.cpg_max = 16384;
   flat.groups_max = 3;
-  expect_builds_pass_inside_their_when("gn_flat", 53, "flat", flat);
+  expect_builds_pass_inside_their_when("gn_flat", 55, "flat", flat);
 }
 
 // The shipped builds whose names start with `prefix` and end in `suffix`.
