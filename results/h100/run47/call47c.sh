@@ -4,7 +4,8 @@
 # models.json shapes gn_fused* or gn_fused_rp* won in run 43 (under 100 MB); new, old, new again
 # on one machine (drift). Then fewg472 (drawn for this call: gen_shapes.py 472 16 --batch 1 8
 # --elements 1e5 8e6 --groups 1 16 --max-cpg 4096) every gn_* hot beside PyTorch, new merges.
-# Run from the repository root: bash results/h100/run47/call47c.sh
+# Run from the repository root, after bash results/h100/run47/prepare_versions.sh:
+#   bash results/h100/run47/call47c.sh
 H=results/h100/run47; D=$OUT/47c; mkdir -p $D
 run() { bash .gpuhost/launch.sh "$@"; }
 nvidia-smi --query-gpu=name --format=csv,noheader

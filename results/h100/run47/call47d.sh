@@ -3,7 +3,8 @@
 # (results/h100/run47/old/), the builds that include it (gn_fused, _v4, gn_fused2*, gn_fused1*)
 # hot on fewg462 / fewg86 and the models.json shapes of call c; new, old, new again on one
 # machine. Then fewg472 every gn_* hot beside PyTorch with the committed kernels.
-# Run from the repository root: bash results/h100/run47/call47d.sh
+# Run from the repository root, after bash results/h100/run47/prepare_versions.sh:
+#   bash results/h100/run47/call47d.sh
 H=results/h100/run47; D=$OUT/47d; mkdir -p $D
 run() { bash .gpuhost/launch.sh "$@"; }
 nvidia-smi --query-gpu=name --format=csv,noheader
