@@ -40,6 +40,19 @@ struct GroupCoef {
 #define CB_BATCH 4u
 #endif
 
+// Tile records t0 + tid + k * WG_SIZE of group ng, a batch of the workgroup's tile loops.
+struct TileBatch {
+  vec2 rec[CB_BATCH];
+};
+TileBatch load_tiles(uint ng, uint t0, uint TPG) {
+  TileBatch b;
+  [[unroll]] for (uint k = 0; k < CB_BATCH; ++k) {
+    const uint t = t0 + gl_LocalInvocationID.x + k * WG_SIZE;
+    b.rec[k] = t < TPG ? tilerec[ng * TPG + t] : vec2(0.0);
+  }
+  return b;
+}
+
 // A batch of an invocation's row pieces: item i is piece i % P of its (i / P)-th row,
 // rr = tid + (i / P) * WG_SIZE. The row and piece advance by counting: one division a batch (a
 // division per item cost gn_fused 4 us on 2286 rows of one piece, H100 run 47c).
@@ -91,40 +104,30 @@ GroupCoef merge_group(uint ng) {
 
   // The first batch of every loop is issued before any reduction, so in the common case
   // (TPG <= TB, CPG * P <= CB_BATCH * WG_SIZE) all records arrive in one round trip.
-  vec2 tr0[CB_BATCH];
-  [[unroll]] for (uint k = 0; k < CB_BATCH; ++k) {
-    const uint t = tid + k * WG_SIZE;
-    tr0[k] = t < TPG ? tilerec[ng * TPG + t] : vec2(0.0);
-  }
+  const TileBatch tb0 = load_tiles(ng, 0u, TPG);
   RowBatch rb = load_rows(0u, items, ng, group_row, g, CPG, R, P, TPG);
 
   // Exact group mean of d from the tile means, then M2 = sum(M2_t + n_t (mean_t - mean)^2):
   // the parallel form of the two-pass variance.
   float acc = 0.0;
   for (uint t0 = 0; t0 < TPG; t0 += TB) {
-    vec2 rec[CB_BATCH];
+    TileBatch tb = tb0;
+    if (t0 > 0u) tb = load_tiles(ng, t0, TPG);
     [[unroll]] for (uint k = 0; k < CB_BATCH; ++k) {
       const uint t = t0 + tid + k * WG_SIZE;
-      rec[k] = t0 == 0u ? tr0[k] : t < TPG ? tilerec[ng * TPG + t] : vec2(0.0);
-    }
-    [[unroll]] for (uint k = 0; k < CB_BATCH; ++k) {
-      const uint t = t0 + tid + k * WG_SIZE;
-      if (t < TPG) acc += tile_count(t, R, P, JP, CPG, cpr, HWV) * rec[k].x;
+      if (t < TPG) acc += tile_count(t, R, P, JP, CPG, cpr, HWV) * tb.rec[k].x;
     }
   }
   const float mean = cb_sum_mean(acc) / M;
   acc = 0.0;
   for (uint t0 = 0; t0 < TPG; t0 += TB) {
-    vec2 rec[CB_BATCH];
-    [[unroll]] for (uint k = 0; k < CB_BATCH; ++k) {
-      const uint t = t0 + tid + k * WG_SIZE;
-      rec[k] = t0 == 0u ? tr0[k] : t < TPG ? tilerec[ng * TPG + t] : vec2(0.0);
-    }
+    TileBatch tb = tb0;
+    if (t0 > 0u) tb = load_tiles(ng, t0, TPG);
     [[unroll]] for (uint k = 0; k < CB_BATCH; ++k) {
       const uint t = t0 + tid + k * WG_SIZE;
       if (t < TPG) {
-        const float dm = rec[k].x - mean;
-        acc += rec[k].y + tile_count(t, R, P, JP, CPG, cpr, HWV) * dm * dm;
+        const float dm = tb.rec[k].x - mean;
+        acc += tb.rec[k].y + tile_count(t, R, P, JP, CPG, cpr, HWV) * dm * dm;
       }
     }
   }
