@@ -34,7 +34,7 @@ bool g_first_block;
     grad_bias[row] = db;             \
   }
 #define MERGE_ONLY
-#define CB_BATCH 1u  // one record a round, as before run 47c (4 slowed these blocks)
+#define CB_BATCH 1u  // one record a round, as before run 47c (see gn_combine.glsl)
 #include "gn_combine.glsl"
 
 void main() {

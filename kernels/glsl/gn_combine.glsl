@@ -35,7 +35,8 @@ struct GroupCoef {
 // Records per invocation in flight: the loops below load a batch, then sum it in the order of
 // a plain loop (a plain loop waited on each load; H100 run 47b: gn_fused_v4's combine 11 us on
 // one group of 1003 rows), so the batching leaves the bits alone. gn_apply_merge.comp, whose
-// blocks hold their x and grad_out while they merge, takes 1 (H100 run 47c: 4 slowed gn_fused1).
+// blocks hold their x and grad_out while they merge, takes 1 (H100 run 47c: batches of 4, with a
+// division per record then, slowed gn_fused1; 4 without the divisions is not timed).
 #ifndef CB_BATCH
 #define CB_BATCH 4u
 #endif
