@@ -122,7 +122,7 @@ uint split_join(uint ng, uint k, uint S, vec4 record) {
       // of the claims undone: 'sync' not zero after about 1 run in 30 under load). Each poll
       // leaves the wait as soon as every part has arrived: a round that went on polling made
       // the split build 3.5-4.2x slower (H100 run 47b, sd15_unet_640x64x64_b8 137 -> 531 us).
-      for (uint o = 0u; got < S && o < (uint(SPLIT_SPINS) + 255u) / 256u; ++o) {
+      for (uint o = 0u; o < (uint(SPLIT_SPINS) + 255u) / 256u; ++o) {
         SPLIT_POLL_256(got = split_poll(sync_arrived(ng)); if (got >= S) break;)
       }
       if (got < S) {
