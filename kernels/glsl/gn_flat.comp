@@ -33,21 +33,11 @@
 // traffic (as large as x and grad_out themselves at spatial 1) shrinks by SAMPLES, and where
 // N <= SAMPLES the rows are grad_weight / grad_bias and the dwdb stage is not run.
 //
-// LAST_WG (one sample per workgroup, no REREAD / STATS_ONLY): grad_weight / grad_bias in this
-// dispatch, no dwdb stage. Each workgroup counts itself in g's counter (gn_last_wg.glsl) after
-// its partials; the last of g's N sums them over n in n order. One workgroup then reads N * CPG
-// partials, so the manifests admit it only where that is a few loads per invocation: small
-// batches of small groups, whose time is mostly the second dispatch's fixed cost.
+// PART_LAST: grad_weight / grad_bias summed by the last workgroup of each g (gn_part.glsl).
 #define PARAMS_BINDING 7
 #include "gn_common.glsl"
-#ifdef LAST_WG
-#if SAMPLES > 1 || defined(REREAD) || defined(STATS_ONLY)
-#error "LAST_WG takes one sample per workgroup and stores its partials"
-#endif
-#define PART_READ
-layout(std430, set = 0, binding = 8) coherent restrict buffer CountBuf { uint counter[]; };  // [G]
-shared bool s_last;
-#include "gn_last_wg.glsl"
+#if defined(PART_LAST) && (SAMPLES > 1 || defined(REREAD) || defined(STATS_ONLY))
+#error "PART_LAST takes one sample per workgroup and stores its partials"
 #endif
 #include "gn_part.glsl"
 
@@ -73,38 +63,6 @@ layout(std430, set = 0, binding = 1) readonly restrict buffer XBuf { VT x_v[]; }
 layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { VT w_v[]; };
 #ifndef STATS_ONLY  // no grad_input there
 layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
-#endif
-
-#ifdef LAST_WG
-// grad_weight / grad_bias of channels c0 .. c0 + CPG - 1: part[] over n, in n order, with
-// LAST_C channels x LAST_N samples of loads in flight per invocation (one L2 round trip per
-// batch, not per load).
-#define LAST_C 4u
-#define LAST_N 4u
-void sum_over_n(uint c0) {
-  const uint C = params.channels, M = C / params.num_groups, N = params.batch;
-  for (uint i0 = gl_LocalInvocationID.x; i0 < M; i0 += LAST_C * WG_SIZE) {
-    vec2 acc[LAST_C];
-    [[unroll]] for (uint a = 0u; a < LAST_C; ++a) acc[a] = vec2(0.0);
-    for (uint n0 = 0u; n0 < N; n0 += LAST_N) {
-      vec2 v[LAST_C * LAST_N];
-      [[unroll]] for (uint a = 0u; a < LAST_C; ++a)
-        [[unroll]] for (uint b = 0u; b < LAST_N; ++b) {
-          const uint i = i0 + a * WG_SIZE, n = n0 + b;
-          v[a * LAST_N + b] = i < M && n < N ? part[n * C + c0 + i] : vec2(0.0);
-        }
-      [[unroll]] for (uint a = 0u; a < LAST_C; ++a)
-        [[unroll]] for (uint b = 0u; b < LAST_N; ++b) acc[a] += v[a * LAST_N + b];
-    }
-    [[unroll]] for (uint a = 0u; a < LAST_C; ++a) {
-      const uint i = i0 + a * WG_SIZE;
-      if (i < M) {
-        grad_weight[c0 + i] = acc[a].x;
-        grad_bias[c0 + i] = acc[a].y;
-      }
-    }
-  }
-}
 #endif
 
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
@@ -215,8 +173,8 @@ void main() {
     }
 #endif
   }
-#ifdef LAST_WG
-  if (params.batch > 1u && arrive_last(g, params.batch)) sum_over_n(g * M);  // uniform
+#ifdef PART_LAST
+  part_finish(g);
 #endif
 #if SAMPLES > 1
   // Row r of part[] (row == channel's index in grad_weight where there is one row).

@@ -161,6 +161,9 @@ void group_kernel(const uint ng) {
     }
     store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
   }
+#ifdef PART_LAST
+  part_finish(g);
+#endif
 }
 
 void main() {
