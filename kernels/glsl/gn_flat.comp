@@ -32,13 +32,8 @@
 // registers (in n order) and writes one row r of part[] per SAMPLES samples: the partials'
 // traffic (as large as x and grad_out themselves at spatial 1) shrinks by SAMPLES, and where
 // N <= SAMPLES the rows are grad_weight / grad_bias and the dwdb stage is not run.
-//
-// PART_LAST: grad_weight / grad_bias summed by the last workgroup of each g (gn_part.glsl).
 #define PARAMS_BINDING 7
 #include "gn_common.glsl"
-#if defined(PART_LAST) && (SAMPLES > 1 || defined(REREAD) || defined(STATS_ONLY))
-#error "PART_LAST takes one sample per workgroup and stores its partials"
-#endif
 #include "gn_part.glsl"
 
 #ifndef SAMPLES
@@ -173,9 +168,6 @@ void main() {
     }
 #endif
   }
-#ifdef PART_LAST
-  part_finish(g);
-#endif
 #if SAMPLES > 1
   // Row r of part[] (row == channel's index in grad_weight where there is one row).
   const uint row0 = r * C + g * M;

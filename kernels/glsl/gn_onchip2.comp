@@ -61,9 +61,6 @@
 #ifdef MASKED
 #include "gn_masked.glsl"
 #endif
-#if defined(PART_LAST) && (defined(SPLIT) || defined(GROUP_MAJOR))
-#error "PART_LAST builds store per-(n, c) partials (gn_part.glsl)"
-#endif
 #if defined(SPLIT) && (defined(GROUP_MAJOR) || defined(MASKED))
 #error "SPLIT builds are neither group-major nor masked"
 #endif
@@ -489,8 +486,5 @@ void main() {
       grad_bias[g * CPG + rr] = acc_rows[it].y;
     }
   }
-#endif
-#ifdef PART_LAST
-  part_finish(g);
 #endif
 }

@@ -248,9 +248,6 @@ void group_kernel(const uint ng) {
     const vec2 tot = row_total(rr, J, KQ, mean);
     store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
   }
-#ifdef PART_LAST
-  part_finish(g);
-#endif
 }
 
 void main() {

@@ -161,9 +161,6 @@ void group_kernel(const uint ng) {
     }
     store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
   }
-#ifdef PART_LAST
-  part_finish(g);
-#endif
 }
 
 void main() {
