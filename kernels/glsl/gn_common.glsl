@@ -87,18 +87,3 @@ uint linear_workgroup_id() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_W
       t += NAME##_partials[i];                                                         \
     return subgroupAdd(t);                                                             \
   }
-
-// DEFINE_WG_SUM over the calling invocation's part only (same fixed order): the includer
-// defines PART_SG, the subgroups of a part (whole subgroups, consecutive subgroup ids).
-#define DEFINE_PART_SUM(NAME, T, ZERO)                                        \
-  shared T NAME##_partials[NUM_SG];                                          \
-  T NAME(T v) {                                                               \
-    v = subgroupAdd(v);                                                       \
-    if (subgroupElect()) NAME##_partials[gl_SubgroupID] = v;                  \
-    barrier();                                                                \
-    const uint first = (gl_SubgroupID / PART_SG) * PART_SG;                   \
-    T t = ZERO;                                                               \
-    for (uint i = gl_SubgroupInvocationID; i < PART_SG; i += SUBGROUP_SIZE)   \
-      t += NAME##_partials[first + i];                                        \
-    return subgroupAdd(t);                                                    \
-  }

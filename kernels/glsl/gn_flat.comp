@@ -32,13 +32,6 @@
 // registers (in n order) and writes one row r of part[] per SAMPLES samples: the partials'
 // traffic (as large as x and grad_out themselves at spatial 1) shrinks by SAMPLES, and where
 // N <= SAMPLES the rows are grad_weight / grad_bias and the dwdb stage is not run.
-//
-// PARTS > 1: the same rows of PARTS samples, taken at once instead of in turn: the workgroup is
-// PARTS parts of PART_SIZE invocations (whole subgroups), part p holding sample r * PARTS + p
-// with part-local sums, so a small batch takes one sample's time. Each invocation holds one
-// sample, so its partials are its own registers (no accumulators): the parts add theirs into
-// part 0's through shared memory, in part order (the order of the SAMPLES builds' loop), and
-// part 0 writes the row.
 #define PARAMS_BINDING 7
 #include "gn_common.glsl"
 #include "gn_part.glsl"
@@ -47,12 +40,6 @@
 #define SAMPLES 1
 #endif
 
-#ifndef PARTS
-#define PARTS 1
-#endif
-#if PARTS > 1 && (SAMPLES > 1 || defined(REREAD) || defined(STATS_ONLY))
-#error "PARTS takes one sample per part and stores its partials"
-#endif
 #if SAMPLES > 1 && defined(REREAD)
 #error "REREAD takes one sample per workgroup"
 #endif
@@ -73,49 +60,26 @@ layout(std430, set = 0, binding = 2) readonly restrict buffer WBuf { VT w_v[]; }
 layout(std430, set = 0, binding = 3) writeonly restrict buffer DxBuf { VT dx_v[]; };
 #endif
 
-#if PARTS > 1
-#define PART_SG (NUM_SG / PARTS)  // subgroups per part
-#if PART_SG * PARTS != NUM_SG || PART_SG == 0
-#error "the workgroup's subgroups must split into PARTS equal parts"
-#endif
-#define LANES (PART_SG * SUBGROUP_SIZE)  // invocations per part
-DEFINE_PART_SUM(wg_sum_d, float, 0.0)
-DEFINE_PART_SUM(wg_sum_e2, float, 0.0)
-DEFINE_PART_SUM(wg_sum_w, vec2, vec2(0.0))
-// The exchange between parts: XCH slots of a part at a time, 16 KiB for the two arrays.
-#define XCH_CAP (2048 / (LANES * VEC))
-#define XCH (XCH_CAP < 1 ? 1 : XCH_CAP < SLOTS ? XCH_CAP : SLOTS)
-shared VT s_xa[XCH * LANES], s_xb[XCH * LANES];
-#define IN_BATCH_AND in_batch &&
-#else
-#define LANES WG_SIZE
 DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_e2, float, 0.0)
 DEFINE_WG_SUM(wg_sum_w, vec2, vec2(0.0))
-#define IN_BATCH_AND
-#endif
 
 void main() {
   const uint C = params.channels, G = params.num_groups;
   const uint M = C / G;  // CPG; the manifest admits spatial 1 only
   const uint MV = M / VEC;
-  const uint rows = (params.batch + SAMPLES * PARTS - 1u) / (SAMPLES * PARTS);  // of part[]
+  const uint rows = (params.batch + SAMPLES - 1u) / SAMPLES;  // of part[]
   const uint wid = linear_workgroup_id();
   if (wid >= rows * G) return;  // uniform in the workgroup
   const uint r = wid / G, g = wid % G;
   const uint wbase = g * MV;
-#if PARTS > 1  // parts of whole subgroups, by subgroup id
-  const uint part = gl_SubgroupID / PART_SG;
-  const uint tid = (gl_SubgroupID % PART_SG) * SUBGROUP_SIZE + gl_SubgroupInvocationID;
-#else
   const uint tid = gl_LocalInvocationID.x;
-#endif
 #ifdef W_LATE  // the weights read where used (cached), not held: two arrays instead of three
-#define W_OF(k) w_v[wbase + (k) * LANES + tid]
+#define W_OF(k) w_v[wbase + (k) * WG_SIZE + tid]
 #else
   VT w[SLOTS];
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-    const uint i = k * LANES + tid;
+    const uint i = k * WG_SIZE + tid;
     w[k] = i < MV ? w_v[wbase + i] : VZERO;
   }
 #define W_OF(k) w[k]
@@ -132,32 +96,24 @@ void main() {
   for (uint s = 0; s < SAMPLES; ++s) {
     const uint n = r * SAMPLES + s;
     if (n >= params.batch) break;  // uniform
-#elif PARTS > 1
-  {  // one sample per part; a part past the batch loads nothing and passes every barrier
-    const uint n = r * PARTS + part;
-    const bool in_batch = n < params.batch;
 #else
   {  // one sample: no loop (a one-trip loop compiles to other SPIR-V than the builds timed in run 37)
     const uint n = r;
 #endif
     const uint base = (n * G + g) * MV;  // (n*C + g*CPG) / VEC: a group is contiguous
-#if PARTS > 1
-    const float K = in_batch ? K_OF(x_v[base]) : 0.0;
-#else
     const float K = K_OF(x_v[base]);
-#endif
     VT d[SLOTS], dy[SLOTS];
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      const uint i = k * LANES + tid;
-      d[k] = IN_BATCH_AND i < MV ? x_v[base + i] - K : VZERO;
-      dy[k] = IN_BATCH_AND i < MV ? dy_v[base + i] : VZERO;
+      const uint i = k * WG_SIZE + tid;
+      d[k] = i < MV ? x_v[base + i] - K : VZERO;
+      dy[k] = i < MV ? dy_v[base + i] : VZERO;
     }
     VT sd = VZERO;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) sd += d[k];
     const float mean_t = wg_sum_d(hsum(sd)) / float(M);
     VT se2 = VZERO;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      d[k] = IN_BATCH_AND k * LANES + tid < MV ? d[k] - mean_t : VZERO;  // e = d - m^ from here on
+      d[k] = k * WG_SIZE + tid < MV ? d[k] - mean_t : VZERO;  // e = d - m^ from here on
       se2 = fma(d[k], d[k], se2);
     }
     const float rstd = inversesqrt(wg_sum_e2(hsum(se2)) / float(M) + uintBitsToFloat(params.eps_bits));
@@ -171,8 +127,8 @@ void main() {
     // Per element (= per channel): A = dy, B = dy * e; the group's sum w * (A, B).
     VT wa = VZERO, wb = VZERO;
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      const uint i = k * LANES + tid;
-      if (IN_BATCH_AND i < MV) {
+      const uint i = k * WG_SIZE + tid;
+      if (i < MV) {
         const VT b = dy[k] * d[k];
         wa = fma(W_OF(k), dy[k], wa);
         wb = fma(W_OF(k), b, wb);
@@ -180,7 +136,6 @@ void main() {
 #elif SAMPLES > 1
         acc_a[k] += dy[k];
         acc_b[k] += rstd * b;
-#elif PARTS > 1  // summed over the parts after grad_input
 #elif defined(REREAD)
         if (params.batch == 1u) {  // the products are grad_weight / grad_bias (c = g * M + i)
 #if VEC == 4
@@ -208,48 +163,8 @@ void main() {
     }
 #else
     [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-      const uint i = k * LANES + tid;
-      if (IN_BATCH_AND i < MV) dx_v[base + i] = rstd * (weighted(W_OF(k), dy[k]) - (cA + k2 * d[k]));
-    }
-#endif
-#if PARTS > 1
-    // This sample's partials (rstd * dy * e, dy) in place of (e, dy), zero past the batch and
-    // the group; parts 1.. add theirs into part 0's, XCH slots per round, in part order.
-    [[unroll]] for (uint k = 0; k < SLOTS; ++k) d[k] = rstd * (dy[k] * d[k]);
-    for (uint p = 1u; p < PARTS; ++p) {
-      [[unroll]] for (uint k0 = 0; k0 < SLOTS; k0 += XCH) {
-        if (part == p) {
-          [[unroll]] for (uint j = 0; j < XCH; ++j) {
-            if (k0 + j < SLOTS) {
-              s_xa[j * LANES + tid] = dy[k0 + j];
-              s_xb[j * LANES + tid] = d[k0 + j];
-            }
-          }
-        }
-        barrier();
-        if (part == 0u) {
-          [[unroll]] for (uint j = 0; j < XCH; ++j) {
-            if (k0 + j < SLOTS) {
-              dy[k0 + j] += s_xa[j * LANES + tid];
-              d[k0 + j] += s_xb[j * LANES + tid];
-            }
-          }
-        }
-        barrier();
-      }
-    }
-    if (part == 0u) {  // row r of part[] (grad_weight / grad_bias where there is one row)
-      const uint row0 = r * C + g * M;
-      [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-        const uint i = k * LANES + tid;
-        if (i < MV) {
-#if VEC == 4
-          [[unroll]] for (uint j = 0; j < 4u; ++j) store_row(rows, row0 + 4u * i + j, vec2(d[k][j], dy[k][j]));
-#else
-          store_row(rows, row0 + i, vec2(d[k], dy[k]));
-#endif
-        }
-      }
+      const uint i = k * WG_SIZE + tid;
+      if (i < MV) dx_v[base + i] = rstd * (weighted(W_OF(k), dy[k]) - (cA + k2 * d[k]));
     }
 #endif
   }
@@ -257,7 +172,7 @@ void main() {
   // Row r of part[] (row == channel's index in grad_weight where there is one row).
   const uint row0 = r * C + g * M;
   [[unroll]] for (uint k = 0; k < SLOTS; ++k) {
-    const uint i = k * LANES + tid;
+    const uint i = k * WG_SIZE + tid;
     if (i < MV) {
 #if VEC == 4
       [[unroll]] for (uint j = 0; j < 4u; ++j) store_row(rows, row0 + 4u * i + j, vec2(acc_b[k][j], acc_a[k][j]));

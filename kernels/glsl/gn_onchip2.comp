@@ -134,6 +134,19 @@ DEFINE_WG_SUM(wg_sum_d, float, 0.0)
 DEFINE_WG_SUM(wg_sum_e2, float, 0.0)
 DEFINE_WG_SUM(wg_sum_w, vec2, vec2(0.0))
 #else
+// DEFINE_WG_SUM over the calling invocation's part only (same fixed order).
+#define DEFINE_PART_SUM(NAME, T, ZERO)                                        \
+  shared T NAME##_partials[NUM_SG];                                          \
+  T NAME(T v) {                                                               \
+    v = subgroupAdd(v);                                                       \
+    if (subgroupElect()) NAME##_partials[gl_SubgroupID] = v;                  \
+    barrier();                                                                \
+    const uint first = (gl_SubgroupID / PART_SG) * PART_SG;                   \
+    T t = ZERO;                                                               \
+    for (uint i = gl_SubgroupInvocationID; i < PART_SG; i += SUBGROUP_SIZE)   \
+      t += NAME##_partials[first + i];                                        \
+    return subgroupAdd(t);                                                    \
+  }
 DEFINE_PART_SUM(wg_sum_d, float, 0.0)
 DEFINE_PART_SUM(wg_sum_e2, float, 0.0)
 DEFINE_PART_SUM(wg_sum_w, vec2, vec2(0.0))
