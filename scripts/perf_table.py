@@ -97,7 +97,10 @@ def main(argv=None):
     anchor = read(args.torch)  # the anchor's file, gzip or not
     torch = {r["name"]: r for r in anchor["rows"]}
     best, copy_gbps = best_entries(results, exclude)
-    print(f"gnbench copy bandwidth: {copy_gbps:.0f} GB/s; PyTorch copy: {anchor['copy_GBps']:.0f} GB/s\n")
+    print(f"gnbench copy bandwidth: {copy_gbps:.0f} GB/s; PyTorch copy: {anchor['copy_GBps']:.0f} GB/s")
+    mode = results.get("context", {}).get("gnbench", {}).get("timing_mode", "")
+    print(f"gnbench timing mode: {mode}" + (" (hot samples of several runs back to back, "
+          "docs/timing.md)" if "hot-batch" in mode else "") + "\n")
     print("| shape | tensor MB | best variant (hot) | hot us | cold us (variant) | PyTorch bwd us | PyTorch stats+bwd us "
           "| speedup vs bwd (hot) | speedup vs bwd (cold) | % copy bw, actual traffic (hot) "
           "| % copy bw, required traffic (hot) |")

@@ -140,7 +140,8 @@ TEST(CliWiring, EachSubcommandRegistersItsOptions) {
        "--mixed-devices --validate --kernel-timeout --trials --shard -N,--batch -C,--channels "
        "--spatial -G,--groups --eps --seed --distribution --random --name --warmup --warmup-time "
        "--device-warmup --samples --min-samples --min-time --max-noise --timeout --mode --flush "
-       "--stage-times --no-timing --copy-bandwidth --json --csv --md --dump --per-sample-rows "
+       "--stage-times --hot-batch --no-timing --copy-bandwidth --json --csv --md --dump "
+       "--per-sample-rows "
        "--checkpoint "
        "--force -q,--quiet --show-skipped --list --pipeline-stats --baseline --update-baseline "
        "--threshold --ignore-device"},

@@ -24,6 +24,7 @@ struct BenchOptions {
   bool hot = false;                        // back-to-back samples
   FlushMethod flush = FlushMethod::kRead;  // how cold samples empty the caches (--flush)
   bool stage_times = false;  // a timestamp after every stage (they drain the pipeline)
+  uint32_t hot_batch = 1;  // --hot-batch: runs per hot sample, back to back between its timestamps
   SamplingOptions sampling;
   double device_warmup_s = 1.0;        // --device-warmup: busy seconds after the GPU sat idle
   bool measure_copy_bandwidth = true;  // false: --copy-bandwidth off

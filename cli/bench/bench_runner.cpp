@@ -310,8 +310,9 @@ void BenchRunner::time_entry(EntryRecord& e, VariantRunner& runner, uint64_t ver
     SamplingOptions sampling = options_.sampling;
     if (!run.last_sampled || Clock::now() - *run.last_sampled > kIdleGap)
       sampling.device_warmup_s = options_.device_warmup_s;
-    TimingResult timing = measure([&](uint32_t n) { return runner.sample(n, f, stages); }, sampling,
-                                  names, cold ? "cold" : "hot");
+    const uint32_t calls = cold ? 1 : options_.hot_batch;
+    TimingResult timing = measure([&](uint32_t n) { return runner.sample(n, f, stages, calls); },
+                                  sampling, names, cold ? "cold" : "hot");
     run.last_sampled = Clock::now();
     return timing;
   };

@@ -96,6 +96,9 @@ RunContext BenchRunner::run_context() const {
                                                   : "hot";
   // Stage timestamps add pipeline drains to the totals: such totals are not like for like.
   if (options_.timing && options_.stage_times) c.timing_mode += "+stage-times";
+  // Hot samples of several runs each lack the drain around every run: not like for like either.
+  if (options_.timing && options_.hot && options_.hot_batch > 1)
+    c.timing_mode += "+hot-batch" + std::to_string(options_.hot_batch);
   if (options_.timing && options_.cold && options_.flush == FlushMethod::kFill)
     c.timing_mode += "+fill-flush";
   return c;

@@ -235,9 +235,19 @@ void add_method_options(CLI::App* c, RunCli& s) {
       ->transform(CLI::CheckedTransformer(std::map<std::string, FlushMethod>{
           {"read", FlushMethod::kRead}, {"fill", FlushMethod::kFill}}))
       ->group(group);
-  c->add_flag("--stage-times", s.cmd.bench.stage_times,
-              "Also time every stage (a timestamp after each; they drain the pipeline, so totals "
-              "include that cost)")
+  auto* stage_times =
+      c->add_flag("--stage-times", s.cmd.bench.stage_times,
+                  "Also time every stage (a timestamp after each; they drain the pipeline, so "
+                  "totals include that cost)")
+          ->group(group);
+  c->add_option("--hot-batch", s.cmd.bench.hot_batch,
+                "K: each hot sample times K runs back to back (each after a barrier on the "
+                "previous one's writes) and reports the total / K: no timestamp drains the "
+                "pipeline around each run, as when a framework's calls follow one another or "
+                "a CUDA graph replays them (docs/timing.md); recorded in context.timing_mode")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000u))
+      ->excludes(stage_times)
       ->group(group);
   c->add_flag("--no-timing", s.no_timing, "Verify only")->group(group);
   c->add_option("--copy-bandwidth", s.copy_bandwidth,

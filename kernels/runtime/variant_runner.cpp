@@ -233,26 +233,35 @@ void VariantRunner::record_fills(const vk::raii::CommandBuffer& cmd, bool poison
 
 void VariantRunner::record_stages(const vk::raii::CommandBuffer& cmd,
                                   const vk::raii::QueryPool* pool, uint32_t first_query,
-                                  bool stage_times) const {
+                                  bool stage_times, uint32_t calls) const {
   // Every prior fill, flush or run completes before the first timestamp.
   compute_to_compute_barrier(cmd);
   if (pool) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool, first_query);
   bool dispatched = false;
+  // calls > 1: the runs before the last one, with no timestamp between runs.
+  for (uint32_t c = 0; c + 1 < calls; ++c)
+    for (size_t s = 0; s < variant_.stages.size(); ++s) record_stage(cmd, s, dispatched);
   for (size_t s = 0; s < variant_.stages.size(); ++s) {
     // A stage off for this problem (dispatch 0 0 0) still gets its timestamp: its time reads 0.
-    if (dispatch_[s][0] != 0) {
-      if (dispatched) compute_to_compute_barrier(cmd);
-      const auto& p = *variant_.stages[s];
-      cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline());
-      cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *p.layout(), 0, {*sets_[s]}, {});
-      cmd.dispatch(dispatch_[s][0], dispatch_[s][1], dispatch_[s][2]);
-      dispatched = true;
-    }
+    record_stage(cmd, s, dispatched);
     const bool last = s + 1 == variant_.stages.size();
     if (pool && (stage_times || last))
       cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool,
                          first_query + (stage_times ? 1 + s : 1));
   }
+}
+
+// Stage s, after a barrier on the previous dispatch's writes (a previous run's last one
+// included); nothing where the stage is off for this problem.
+void VariantRunner::record_stage(const vk::raii::CommandBuffer& cmd, size_t s,
+                                 bool& dispatched) const {
+  if (dispatch_[s][0] == 0) return;
+  if (dispatched) compute_to_compute_barrier(cmd);
+  const auto& p = *variant_.stages[s];
+  cmd.bindPipeline(vk::PipelineBindPoint::eCompute, *p.pipeline());
+  cmd.bindDescriptorSets(vk::PipelineBindPoint::eCompute, *p.layout(), 0, {*sets_[s]}, {});
+  cmd.dispatch(dispatch_[s][0], dispatch_[s][1], dispatch_[s][2]);
+  dispatched = true;
 }
 
 GpuOutputs VariantRunner::run_once() {
@@ -266,10 +275,12 @@ GpuOutputs VariantRunner::run_once() {
 }
 
 std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush* flush,
-                                               bool stage_times) {
+                                               bool stage_times, uint32_t calls) {
   const DeviceInfo& info = ctx_.info();
   if (info.timestamp_valid_bits == 0)
     throw std::runtime_error(info.name + ": the compute queue has no timestamps");
+  if (calls == 0 || (calls > 1 && (flush || stage_times)))
+    throw std::logic_error("several runs per sample are for hot samples without stage times");
   const uint32_t per_sample = stage_times ? static_cast<uint32_t>(variant_.stages.size()) + 1 : 2;
   if (query_capacity_ < count * per_sample) {
     query_capacity_ = count * per_sample;
@@ -293,7 +304,7 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush*
     } else if (i == 0) {
       record_fills(cmd, true);
     }
-    record_stages(cmd, &queries_, i * per_sample, stage_times);
+    record_stages(cmd, &queries_, i * per_sample, stage_times, calls);
   }
   cmd.end();
   ctx_.submit_and_wait(cmd,
@@ -308,7 +319,7 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush*
   std::vector<SampleTimes> out(count);
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t* t = &ticks[i * per_sample];
-    out[i].total_ns = elapsed(t[0], t[per_sample - 1]);
+    out[i].total_ns = elapsed(t[0], t[per_sample - 1]) / calls;
     if (stage_times)
       for (uint32_t s = 0; s + 1 < per_sample; ++s)
         out[i].stage_ns.push_back(elapsed(t[s], t[s + 1]));

@@ -56,7 +56,12 @@ class VariantRunner {
   // after one poisoning.
   // stage_times adds a timestamp after every stage (per-stage times); each one drains the
   // pipeline, so without it only the start and the end of a sample are stamped.
-  std::vector<SampleTimes> sample(uint32_t count, const CacheFlush* flush, bool stage_times);
+  // calls > 1 (hot only, no stage times): a sample is that many runs back to back between its
+  // two timestamps, each after a barrier on the previous one's writes, and its time is the
+  // total over `calls`: a run's time as a framework's consecutive calls see it, with no
+  // timestamp draining the pipeline around each (as CUDA-graph replays are timed).
+  std::vector<SampleTimes> sample(uint32_t count, const CacheFlush* flush, bool stage_times,
+                                  uint32_t calls = 1);
   // The outputs the last run or sample left behind.
   GpuOutputs read_outputs();
   // The "zero" scratch buffers that are not all zero now. They are zero-filled before a
@@ -74,7 +79,8 @@ class VariantRunner {
   // Poisons outputs (when `poison`) and zeroes the scratch buffers that ask for it.
   void record_fills(const vk::raii::CommandBuffer& cmd, bool poison) const;
   void record_stages(const vk::raii::CommandBuffer& cmd, const vk::raii::QueryPool* pool,
-                     uint32_t first_query, bool stage_times) const;
+                     uint32_t first_query, bool stage_times, uint32_t calls = 1) const;
+  void record_stage(const vk::raii::CommandBuffer& cmd, size_t s, bool& dispatched) const;
 
   VulkanContext& ctx_;
   Transfer& transfer_;
