@@ -9,8 +9,9 @@ namespace gnbench {
 
 // GPU time of one sample: the whole variant and each stage, in nanoseconds.
 struct SampleTimes {
-  double total_ns = 0;
+  double total_ns = 0;  // one run's time (a sample of several runs: their total over the count)
   std::vector<double> stage_ns;
+  uint32_t runs = 1;  // runs the sample timed: it occupied the GPU for total_ns * runs
 };
 
 struct Statistics {

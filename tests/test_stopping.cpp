@@ -155,6 +155,36 @@ TEST(Measure, RecordsWhichRuleStopped) {
   EXPECT_EQ(f.samples_ns.size(), 37u);
 }
 
+// Samples of several runs (--hot-batch) count the GPU time they took, all runs, towards
+// --min-time: K runs per sample reach it in 1/K of the samples, at the same reported median.
+TEST(Measure, MinTimeCountsEveryRunOfASample) {
+  std::mt19937_64 rng(17);
+  const Mixture tight{100e3, 100e3, 1.0, 0.001};
+  SamplingOptions o;
+  o.warmup = 0;
+  o.warmup_time_s = 0;
+  o.min_samples = 2;
+  o.min_time_s = 0.2;  // 2000 one-run samples of 100 us
+  o.timeout_s = 10;
+  const TimingResult one = measure(fake_device(tight, rng), o, {}, "hot");
+  const uint32_t runs = 5 + static_cast<uint32_t>(rng() % 20);
+  SampleBatch batched = [&](uint32_t count) {
+    std::vector<SampleTimes> out(count);
+    for (auto& x : out) {
+      x.total_ns = tight.draw(rng);
+      x.runs = runs;
+    }
+    return out;
+  };
+  const TimingResult several = measure(batched, o, {}, "hot");
+  EXPECT_EQ(one.stop_reason, StopReason::kMinTime);
+  EXPECT_EQ(several.stop_reason, StopReason::kMinTime);
+  EXPECT_NEAR(several.total.median, one.total.median, 0.01 * one.total.median);
+  const double ratio = static_cast<double>(one.samples_ns.size()) / several.samples_ns.size();
+  EXPECT_GT(ratio, 0.7 * runs) << one.samples_ns.size() << " against " << several.samples_ns.size();
+  EXPECT_LT(ratio, 1.3 * runs) << one.samples_ns.size() << " against " << several.samples_ns.size();
+}
+
 // A device whose clocks step up: the first samples 2.5x slower, then 1.5x, then settled, at
 // random points (as an H200 fresh from idle, docs/gpu-log.md run 21a).
 TEST(Measure, WarmUpWaitsForTheClocksToRamp) {

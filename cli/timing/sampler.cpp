@@ -38,7 +38,7 @@ void settle(const SampleBatch& run, double min_gpu_s, double max_wall_s) {
   while (wall() < max_wall_s) {
     const auto got = run(batch);
     runs += batch;
-    for (const auto& s : got) gpu_s += s.total_ns * 1e-9;
+    for (const auto& s : got) gpu_s += s.total_ns * s.runs * 1e-9;
     const double median = batch_median(got);
     if (gpu_s >= min_gpu_s && previous > 0 && std::abs(median - previous) <= kSettledRel * previous)
       return;
@@ -92,7 +92,7 @@ TimingResult measure(const SampleBatch& run, const SamplingOptions& options,
       want = std::min<uint32_t>(batch, *options.fixed_samples - samples.size());
     auto got = run(want);
     for (auto& s : got) {
-      gpu_s += s.total_ns * 1e-9;
+      gpu_s += s.total_ns * s.runs * 1e-9;  // --min-time and batch sizes count the GPU's time
       totals.push_back(s.total_ns);
     }
     samples.insert(samples.end(), got.begin(), got.end());

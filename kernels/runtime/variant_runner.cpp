@@ -320,6 +320,7 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush*
   for (uint32_t i = 0; i < count; ++i) {
     const uint64_t* t = &ticks[i * per_sample];
     out[i].total_ns = elapsed(t[0], t[per_sample - 1]) / calls;
+    out[i].runs = calls;
     if (stage_times)
       for (uint32_t s = 0; s + 1 < per_sample; ++s)
         out[i].stage_ns.push_back(elapsed(t[s], t[s + 1]));
