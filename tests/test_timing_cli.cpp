@@ -107,7 +107,11 @@ TEST(TimingCli, HotBatchTimesSeveralRunsPerSampleAndIsRecorded) {
   EXPECT_EQ(mode, "cold+hot+hot-batch2");
 
   for (const auto& bad : std::vector<std::vector<std::string>>{
-           {"--hot-batch", "0"}, {"--hot-batch", "2", "--stage-times"}, {"--hot-batch", "x"}}) {
+           {"--hot-batch", "0"},
+           {"--hot-batch", "2", "--stage-times"},
+           {"--hot-batch", "x"},
+           {"--hot-batch", "3"},  // the default mode is cold
+           {"--hot-batch", "3", "--mode", "hot", "--no-timing"}}) {
     std::vector<std::string> args{"run", kDefault, "--variant", "seed"};
     args.insert(args.end(), bad.begin(), bad.end());
     const testing::RunResult r = testing::run_gnbench({args, 60});

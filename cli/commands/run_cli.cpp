@@ -263,6 +263,10 @@ void apply_timing_options(const RunCli& s, RunCommand& cmd) {
   cmd.bench.timing = !s.no_timing;
   cmd.bench.cold = s.mode != "hot";
   cmd.bench.hot = s.mode != "cold";
+  if (cmd.bench.hot_batch > 1 && (!cmd.bench.hot || !cmd.bench.timing))
+    throw ConfigError("--hot-batch " + std::to_string(cmd.bench.hot_batch) +
+                      " times hot samples: give --mode hot or --mode both (the mode is " +
+                      (cmd.bench.timing ? s.mode : "none: --no-timing") + ")");
 }
 
 void add_output_options(CLI::App* c, RunCli& s) {
