@@ -103,11 +103,14 @@ TEST(Modes, LongTailsAndOutliersAreNotModes) {
   }
 }
 
-// A fake device: each sample's time drawn from `m`, in ns.
-SampleBatch fake_device(const Mixture& m, std::mt19937_64& rng) {
-  return [&m, &rng](uint32_t count) {
+// A fake device: each sample's time drawn from `m`, in ns; `runs` runs per sample.
+SampleBatch fake_device(const Mixture& m, std::mt19937_64& rng, uint32_t runs = 1) {
+  return [&m, &rng, runs](uint32_t count) {
     std::vector<SampleTimes> out(count);
-    for (auto& s : out) s.total_ns = m.draw(rng);
+    for (auto& s : out) {
+      s.total_ns = m.draw(rng);
+      s.runs = runs;
+    }
     return out;
   };
 }
@@ -161,22 +164,13 @@ TEST(Measure, MinTimeCountsEveryRunOfASample) {
   std::mt19937_64 rng(17);
   const Mixture tight{100e3, 100e3, 1.0, 0.001};
   SamplingOptions o;
-  o.warmup = 0;
-  o.warmup_time_s = 0;
+  o.warmup = o.warmup_time_s = 0;
   o.min_samples = 2;
   o.min_time_s = 0.2;  // 2000 one-run samples of 100 us
   o.timeout_s = 10;
   const TimingResult one = measure(fake_device(tight, rng), o, {}, "hot");
   const uint32_t runs = 5 + static_cast<uint32_t>(rng() % 20);
-  SampleBatch batched = [&](uint32_t count) {
-    std::vector<SampleTimes> out(count);
-    for (auto& x : out) {
-      x.total_ns = tight.draw(rng);
-      x.runs = runs;
-    }
-    return out;
-  };
-  const TimingResult several = measure(batched, o, {}, "hot");
+  const TimingResult several = measure(fake_device(tight, rng, runs), o, {}, "hot");
   EXPECT_EQ(one.stop_reason, StopReason::kMinTime);
   EXPECT_EQ(several.stop_reason, StopReason::kMinTime);
   EXPECT_NEAR(several.total.median, one.total.median, 0.01 * one.total.median);
