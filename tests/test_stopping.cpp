@@ -164,7 +164,8 @@ TEST(Measure, MinTimeCountsEveryRunOfASample) {
   std::mt19937_64 rng(17);
   const Mixture tight{100e3, 100e3, 1.0, 0.001};
   SamplingOptions o;
-  o.warmup = o.warmup_time_s = 0;
+  o.warmup = 0;
+  o.warmup_time_s = 0;
   o.min_samples = 2;
   o.min_time_s = 0.2;  // 2000 one-run samples of 100 us
   o.timeout_s = 10;

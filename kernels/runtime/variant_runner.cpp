@@ -238,16 +238,16 @@ void VariantRunner::record_stages(const vk::raii::CommandBuffer& cmd,
   compute_to_compute_barrier(cmd);
   if (pool) cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool, first_query);
   bool dispatched = false;
-  // calls > 1: the runs before the last one, with no timestamp between runs.
-  for (uint32_t c = 0; c + 1 < calls; ++c)
-    for (size_t s = 0; s < variant_.stages.size(); ++s) record_stage(cmd, s, dispatched);
-  for (size_t s = 0; s < variant_.stages.size(); ++s) {
-    // A stage off for this problem (dispatch 0 0 0) still gets its timestamp: its time reads 0.
-    record_stage(cmd, s, dispatched);
-    const bool last = s + 1 == variant_.stages.size();
-    if (pool && (stage_times || last))
-      cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool,
-                         first_query + (stage_times ? 1 + s : 1));
+  // calls > 1: runs back to back, stamped only after the last one.
+  for (uint32_t c = 0; c < calls; ++c) {
+    for (size_t s = 0; s < variant_.stages.size(); ++s) {
+      // A stage off for this problem (dispatch 0 0 0) still gets its timestamp: its time reads 0.
+      record_stage(cmd, s, dispatched);
+      const bool last = s + 1 == variant_.stages.size();
+      if (pool && c + 1 == calls && (stage_times || last))
+        cmd.writeTimestamp(vk::PipelineStageFlagBits::eAllCommands, **pool,
+                           first_query + (stage_times ? 1 + s : 1));
+    }
   }
 }
 
@@ -280,7 +280,9 @@ std::vector<SampleTimes> VariantRunner::sample(uint32_t count, const CacheFlush*
   if (info.timestamp_valid_bits == 0)
     throw std::runtime_error(info.name + ": the compute queue has no timestamps");
   if (calls == 0 || (calls > 1 && (flush || stage_times)))
-    throw std::logic_error("several runs per sample are for hot samples without stage times");
+    throw std::logic_error(
+        "runs per sample: at least 1, and more only for hot samples without "
+        "stage times");
   const uint32_t per_sample = stage_times ? static_cast<uint32_t>(variant_.stages.size()) + 1 : 2;
   if (query_capacity_ < count * per_sample) {
     query_capacity_ = count * per_sample;
