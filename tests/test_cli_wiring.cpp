@@ -152,7 +152,7 @@ TEST(CliWiring, EachSubcommandRegistersItsOptions) {
       {"show", "file -h,--help --problem --variant"},
       {"tune",
        "configs -h,--help --json --from --mode --variant --problem --kernels --device --results "
-       "--samples --min-time --max-noise --timeout --force -q,--quiet"},
+       "--samples --min-time --max-noise --timeout --hot-batch --force -q,--quiet"},
       {"devices", "-h,--help --json"},
       {"kernels", "-h,--help --kernels --json --spirv --subgroup-size --force"},
   };

@@ -424,6 +424,44 @@ TEST(DispatchTable, MergesLaterFilesAndDropsUnknownVariants) {
   EXPECT_EQ(partial.entries[0].variant, "b");
 }
 
+// A table records how its medians were taken, as the results file did, for the mode it ranks
+// by; tables of two kinds are never merged (their medians are not like for like).
+TEST(DispatchTable, RecordsTheSourcesTimingAndRefusesToMergeTwoKinds) {
+  std::mt19937 rng(20);
+  for (int draw = 0; draw < 20; ++draw) {
+    const uint32_t k = std::uniform_int_distribution<uint32_t>(2, 1000)(rng);
+    const bool stages = draw % 3 == 0, fill = draw % 2 == 0;
+    RunRecords r;
+    r.context.timing_mode = std::string("cold+hot") + (stages ? "+stage-times" : "") +
+                            "+hot-batch" + std::to_string(k) + (fill ? "+fill-flush" : "");
+    EntryRecord e = timed("p", {2, 8, 16, 2}, "a", Verdict::kPass, 1e3);
+    e.cold = e.hot;
+    r.entries.push_back(e);
+    const std::string s = stages ? "+stage-times" : "";
+    DispatchTable hot = table_from_records(r, "hot", "r.json");
+    EXPECT_EQ(hot.timing_mode, "hot" + s + "+hot-batch" + std::to_string(k))
+        << r.context.timing_mode;
+    EXPECT_EQ(table_from_records(r, "cold", "r.json").timing_mode,
+              "cold" + s + (fill ? "+fill-flush" : ""))
+        << r.context.timing_mode;
+    // It survives a round trip, and a one-run hot table of the same device does not merge in.
+    TempDir dir("table_mode");
+    std::ofstream(dir / "t.json") << table_to_json(hot).dump();
+    DispatchTable read = read_dispatch_table(dir / "t.json");
+    EXPECT_EQ(read.timing_mode, hot.timing_mode);
+    RunRecords one_run = r;
+    one_run.context.timing_mode = "hot";
+    try {
+      merge_tables(read, table_from_records(one_run, "hot", "one.json"), "one.json");
+      ADD_FAILURE() << "merged " << hot.timing_mode << " with hot";
+    } catch (const ConfigError& err) {
+      EXPECT_NE(std::string(err.what()).find("one.json: measured with timing mode hot"),
+                std::string::npos)
+          << err.what();
+    }
+  }
+}
+
 // models.json: enough shapes, each with its source, loadable, and covering the regimes the
 // kernels have to meet (issue 20).
 TEST(ModelsConfig, PublishedShapesWithSourcesCoverTheRegimes) {
@@ -595,6 +633,46 @@ TEST(TuneCli, TableFromARunThenRunBest) {
       << none.describe();
 }
 
+// tune --hot-batch K times hot samples as run --hot-batch does and the table says so; a table
+// built from results files keeps how they were timed, and files timed two ways do not merge.
+TEST(TuneCli, HotBatchIsRecordedInTheTable) {
+  TempDir dir("tune_batch");
+  std::ofstream(dir / "c.json")
+      << R"({"problems": [{"name": "p", "batch": 2, "channels": 16, "spatial": 16, "groups": 4}]})";
+  const uint32_t k = 2 + std::random_device{}() % 30;
+  SCOPED_TRACE("K = " + std::to_string(k));
+  auto tune = [&](const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args{"tune",      dir / "c.json",
+                                  "--json",    dir / (name + ".json"),
+                                  "--variant", "seed",
+                                  "--samples", "2",
+                                  "--results", dir / ("r" + name + ".json"),
+                                  "-q"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run_gnbench(RunSpec(args, 120));
+  };
+  const auto batched = tune("tb", {"--hot-batch", std::to_string(k)});
+  ASSERT_EQ(batched.exit_code, 0) << batched.describe();
+  const std::string mode = "hot+hot-batch" + std::to_string(k);
+  EXPECT_EQ(read_dispatch_table(dir / "tb.json").timing_mode, mode);
+  EXPECT_NE(batched.out.find(mode + " medians"), std::string::npos) << batched.out;
+  const auto single = tune("t1", {});
+  ASSERT_EQ(single.exit_code, 0) << single.describe();
+  EXPECT_EQ(read_dispatch_table(dir / "t1.json").timing_mode, "hot");
+
+  auto from = run_gnbench(
+      RunSpec({"tune", "--from", dir / "rtb.json", "--json", dir / "f.json", "-q"}, 60));
+  ASSERT_EQ(from.exit_code, 0) << from.describe();
+  EXPECT_EQ(read_dispatch_table(dir / "f.json").timing_mode, mode);
+  auto mixed = run_gnbench(RunSpec({"tune", "--from", dir / "rtb.json", "--from", dir / "rt1.json",
+                                    "--json", dir / "m.json", "-q"},
+                                   60));
+  EXPECT_EQ(mixed.exit_code, 2) << mixed.describe();
+  EXPECT_NE(mixed.err.find("timing mode hot, the tables before it " + mode), std::string::npos)
+      << mixed.err;
+  EXPECT_FALSE(fs::exists(dir / "m.json"));
+}
+
 TEST(TuneCli, UsageErrorsAreOneLineExit2) {
   TempDir dir("tune_usage");
   const std::string cfg = kSource + "/configs/default.json";
@@ -607,6 +685,10 @@ TEST(TuneCli, UsageErrorsAreOneLineExit2) {
        "field 'entries[0].variant' is missing"},
       {{"tune", "--json", dir / "t.json"}, "no problems"},
       {{"tune", cfg, "--from", dir / "bad.json", "--json", dir / "t.json"}, "not both"},
+      {{"tune", cfg, "--json", dir / "t.json", "--mode", "cold", "--hot-batch", "2"},
+       "give --mode hot (the mode is cold)"},
+      {{"tune", "--from", dir / "bad.json", "--json", dir / "t.json", "--hot-batch", "5"},
+       "--from reads results files"},
   };
   for (const auto& [args, expected] : cases) {
     auto r = run_gnbench(RunSpec(args, 60));

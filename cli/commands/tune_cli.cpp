@@ -59,6 +59,11 @@ void add_timing_options(CLI::App* c, TuneCli& t) {
   c->add_option("--timeout", sampling.timeout_s,
                 "Seconds per entry before giving up on the noise target")
       ->check(CLI::Range(1e-6, 1e6));
+  c->add_option("--hot-batch", t.cmd.run.bench.hot_batch,
+                "K: each hot sample times K runs back to back, as `run --hot-batch` (the table "
+                "records it in its timing_mode)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1000u));
   c->add_flag("--force", t.cmd.run.force, "Replace existing output files");
   c->add_flag("--quiet,-q", t.cmd.run.quiet, "No progress on stderr");
 }
@@ -70,6 +75,13 @@ TuneCommand to_command(const TuneCli& t, const std::string& command_line) {
     throw ConfigError("tune: give config files or --from RESULTS, not both");
   if (t.from.empty() && cmd.run.configs.empty())
     throw ConfigError("tune: no problems: give config files, or --from RESULTS");
+  const uint32_t batch = cmd.run.bench.hot_batch;
+  if (batch > 1 && !t.from.empty())
+    throw ConfigError("tune: --hot-batch " + std::to_string(batch) +
+                      " times a run; --from reads results files as they were timed");
+  if (batch > 1 && cmd.mode != "hot")
+    throw ConfigError("tune: --hot-batch " + std::to_string(batch) +
+                      " times hot samples: give --mode hot (the mode is " + cmd.mode + ")");
   cmd.table_out = t.table;
   cmd.from.assign(t.from.begin(), t.from.end());
   cmd.run.command_line = command_line;

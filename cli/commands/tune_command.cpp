@@ -23,8 +23,8 @@ int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
     write_file_atomically(cmd.table_out, table_to_json(table).dump(1) + "\n");
     std::cout << "\ndispatch table"
               << (table.complete ? "" : " (incomplete: the run was interrupted)") << ": "
-              << table.entries.size() << " shape(s), " << cmd.mode << " medians, written to "
-              << cmd.table_out.string() << "\n";
+              << table.entries.size() << " shape(s), " << table.timing_mode
+              << " medians, written to " << cmd.table_out.string() << "\n";
   };
   auto write_table = [&](const RunRecords& records, const std::string& source) {
     write_table_file(table_from_records(records, cmd.mode, source));

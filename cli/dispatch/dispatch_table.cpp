@@ -84,6 +84,19 @@ RunRecords finished_problems(const RunRecords& records) {
   return finished;
 }
 
+// The medians' timing: `mode` with the options of the results file's recorded timing mode that
+// changed how those samples were taken, so that one table never mixes two kinds of median.
+std::string table_timing_mode(const std::string& mode, const std::string& recorded) {
+  std::string out = mode;
+  auto option = [&](const std::string& prefix) {
+    const size_t at = recorded.find(prefix);
+    if (at != std::string::npos) out += recorded.substr(at, recorded.find('+', at + 1) - at);
+  };
+  option("+stage-times");
+  option(mode == "hot" ? "+hot-batch" : "+fill-flush");
+  return out;
+}
+
 }  // namespace
 
 DispatchTable table_from_records(const RunRecords& records, const std::string& mode,
@@ -92,7 +105,7 @@ DispatchTable table_from_records(const RunRecords& records, const std::string& m
   const nlohmann::json& device = records.context.device;
   t.device = device.is_object() ? device.value("name", "?") : "?";
   t.subgroup_size = device.is_object() ? device.value("subgroup_size", 0u) : 0u;
-  t.timing_mode = mode;
+  t.timing_mode = table_timing_mode(mode, records.context.timing_mode);
   t.gnbench_revision = records.context.git_revision;
   t.complete = records.context.complete;
   for (const auto& b : best_variants(finished_problems(records), mode)) {

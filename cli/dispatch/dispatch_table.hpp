@@ -30,7 +30,9 @@ struct DispatchEntry {
 struct DispatchTable {
   std::string device;
   uint32_t subgroup_size = 0;
-  std::string timing_mode;  // "hot" or "cold"
+  // "hot" or "cold", then what changed those samples: "+stage-times", "+hot-batchK" (hot),
+  // "+fill-flush" (cold), as the source results file recorded them.
+  std::string timing_mode;
   std::string gnbench_revision;
   bool complete = true;                // false: from an interrupted run (tune, or a --from source)
   std::vector<DispatchEntry> entries;  // one per shape
