@@ -10,14 +10,16 @@ the last file's times, variants this gnbench no longer builds dropped) and each 
 left-out set gets the rule's choice among the variants whose `when` admits it at --subgroup.
 With --train, the table is those files only and every other set is scored (a sparse table).
 The regret of a choice is its hot median over the fastest verified variant's on that shape, in
-the left-out file. Two rules, on the shapes where both choices were timed:
+the left-out file. Three rules, on the shapes where every choice was timed:
 
-  v2  the rule of gnbench tune's version-2 tables (cli/dispatch/dispatch_rule.cpp, mirrored
-      here): the exact shape's fastest admitted variant, else each admitted variant's mean
-      log(time / entry's fastest) over the 3 entries nearest in regime distance that timed it,
-      among the 12 nearest (all entries when those timed none); lowest mean wins.
-  v1  the rule of version-1 tables: the nearest entry whose fastest variant is admitted, by
-      |dlog2 M| + |dlog2 NG| + 4 * (HW % 4 == 0 differs).
+  rule  the rule `run --variant best` uses (cli/dispatch/dispatch_rule.cpp, mirrored here): the
+        exact shape's fastest admitted variant, else each admitted variant's mean
+        log(time / entry's fastest), weighted by exp(-distance / 2), over the 8 entries nearest
+        in regime distance that timed it, among the 24 nearest (all entries when those timed
+        none); lowest mean wins.
+  k3    the same unweighted over 3 entries among the 12 nearest (the rule until session 39).
+  v1    the rule of version-1 tables: the nearest entry whose fastest variant is admitted, by
+        |dlog2 M| + |dlog2 NG| + 4 * (HW % 4 == 0 differs).
 """
 import argparse
 import math
@@ -27,7 +29,8 @@ import sys
 from gnresults import read, verified_entries
 import variant_coverage as vc
 
-NEIGHBOURS, WINDOW = 3, 12
+RULE = {"neighbours": 8, "window": 24, "scale": 2.0}
+K3 = {"neighbours": 3, "window": 12, "scale": None}
 
 
 def shape_key(p):
@@ -63,32 +66,34 @@ def dist_v1(a, b):
             + 4 * ((ha % 4 == 0) != (hb % 4 == 0)))
 
 
-def choose_v2(entries, key, ok):
+def choose_near(entries, key, ok, params):
     """entries: [(shape, times)] in table order; ok(variant) -> admitted."""
     for shape, t in entries:
         if shape == key:
             adm = [v for v in t if ok(v)]
             if adm:
                 return min(adm, key=t.get)
-    near = sorted(entries, key=lambda e: dist_v2(key, e[0]))  # stable: ties keep table order
+    near = sorted(((dist_v2(key, e[0]), e) for e in entries), key=lambda x: x[0])  # stable
 
     def rank(window):
-        scores = {}
-        for i, (shape, t) in enumerate(near[:window]):
+        scores = {}  # variant -> [weighted log sum, weight, count, first position]
+        for i, (d, (shape, t)) in enumerate(near[:window]):
             best = min(t.values())
+            w = 1.0 if params["scale"] is None else math.exp(-d / params["scale"])
             for v, us in t.items():
                 if not ok(v):
                     continue
-                s = scores.setdefault(v, [0.0, 0, i])
-                if s[1] < NEIGHBOURS:
-                    s[0] += math.log(us / best)
-                    s[1] += 1
+                s = scores.setdefault(v, [0.0, 0.0, 0, i])
+                if s[2] < params["neighbours"]:
+                    s[0] += w * math.log(us / best)
+                    s[1] += w
+                    s[2] += 1
         return scores
 
-    scores = rank(WINDOW) or rank(len(near))
+    scores = rank(params["window"]) or rank(len(near))
     if not scores:
         return None
-    return min(scores, key=lambda v: (scores[v][0] / scores[v][1], -scores[v][1], scores[v][2]))
+    return min(scores, key=lambda v: (scores[v][0] / scores[v][1], -scores[v][2], scores[v][3]))
 
 
 def choose_v1(entries, key, ok):
@@ -134,30 +139,29 @@ def main():
 
     folds = ([(args.train, [f for f in files if f not in args.train])] if args.train
              else [([g for g in files if g != f], [f]) for f in files])
-    totals = {"v1": [], "v2": []}
-    print(f"{'left-out set':44s} {'shapes':>6s}  {'v1 geomean':>10s} {'worst':>6s} {'>1.1x':>5s}"
-          f"  {'v2 geomean':>10s} {'worst':>6s} {'>1.1x':>5s}")
+    rules = {"rule": lambda e, k, ok: choose_near(e, k, ok, RULE),
+             "k3": lambda e, k, ok: choose_near(e, k, ok, K3), "v1": choose_v1}
+    totals = {r: [] for r in rules}
+    cols = lambda rows: "  ".join(f"{geomean(rows[r]):10.3f} {max(rows[r], default=0):6.2f} "
+                                  f"{sum(x > 1.1 for x in rows[r]):5d}" for r in rules)
+    print(f"{'left-out set':44s} {'shapes':>6s}" + "".join(
+        f"  {r + ' geomean':>10s} {'worst':>6s} {'>1.1x':>5s}" for r in rules))
     for train, test in folds:
         entries = table_from(train)
         for f in test:
-            got = {"v1": [], "v2": []}
+            got = {r: [] for r in rules}
             for key, s in sets[f].items():
                 ok = lambda v, key=key: admits(key, v)
-                c1, c2 = choose_v1(entries, key, ok), choose_v2(entries, key, ok)
-                if c1 not in s["t"] or c2 not in s["t"]:
+                chosen = {r: rule(entries, key, ok) for r, rule in rules.items()}
+                if any(c not in s["t"] for c in chosen.values()):
                     continue  # a choice the file did not time: no regret to compute
                 best = min(s["t"].values())
-                got["v1"].append(s["t"][c1] / best)
-                got["v2"].append(s["t"][c2] / best)
+                for r, c in chosen.items():
+                    got[r].append(s["t"][c] / best)
             for r in got:
                 totals[r] += got[r]
-            row = "  ".join(f"{geomean(got[r]):10.3f} {max(got[r], default=0):6.2f} "
-                            f"{sum(x > 1.1 for x in got[r]):5d}" for r in ("v1", "v2"))
-            print(f"{os.path.relpath(f):44s} {len(got['v1']):6d}  {row}")
-    row = "  ".join(f"{geomean(totals[r]):10.3f} {max(totals[r], default=0):6.2f} "
-                    f"{sum(x > 1.1 for x in totals[r]):5d}" for r in ("v1", "v2"))
-    print(f"{'all':44s} {len(totals['v1']):6d}  {row}")
-
+            print(f"{os.path.relpath(f):44s} {len(got['rule']):6d}  {cols(got)}")
+    print(f"{'all':44s} {len(totals['rule']):6d}  {cols(totals)}")
 
 if __name__ == "__main__":
     sys.exit(main())

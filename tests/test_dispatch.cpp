@@ -10,6 +10,7 @@
 #include <set>
 
 #include "base/errors.hpp"
+#include "base/format.hpp"
 #include "cli/config/config_loader.hpp"
 #include "cli/dispatch/dispatch_rule.hpp"
 #include "cli/dispatch/dispatch_table.hpp"
@@ -302,6 +303,37 @@ TEST(DispatchTable, UnseenShapesTakeTheVariantFastestOverTheNearShapes) {
   // Nothing near admitted: the search widens to every entry.
   auto only_z = [](const std::string& v) { return v == "z"; };
   EXPECT_EQ(choose_variant(t, {8, 256, 1024, 16}, only_z).variant, "z");
+}
+
+// Evidence is weighted by nearness: a variant 1.3x ahead on an entry 1-1.6 steps away beats one
+// 3x ahead on two entries of another regime (ten or more steps away), which decide only when
+// the near entry is missing. Generated around random shapes.
+TEST(DispatchTable, NearEvidenceOutweighsFarEvidence) {
+  std::mt19937 rng(39);
+  for (int round = 0; round < 100; ++round) {
+    const Shape target = random_shape(rng);
+    Shape near = target;
+    near.batch = target.batch > 1 ? target.batch / 2 : 2;  // regime distance 1 to 1.6
+    auto far = [&](uint32_t factor) {
+      Shape s = target;
+      s.spatial *= factor;  // M and HW both 8+ steps away
+      return s;
+    };
+    const Shape far_a = far(256), far_b = far(512);
+    ASSERT_LE(regime_distance(target, near), 1.6);
+    ASSERT_GE(regime_distance(target, far_a), 10.0);
+    ASSERT_GE(regime_distance(target, far_b), 10.0);
+    const double base = std::uniform_real_distribution<double>(1.0, 100.0)(rng);
+    DispatchTable t;
+    t.entries.push_back(timed_entry("fa", far_a, {{"x", 3 * base}, {"y", base}}));
+    t.entries.push_back(timed_entry("fb", far_b, {{"x", 3 * base}, {"y", base}}));
+    auto all = [](const std::string&) { return true; };
+    EXPECT_EQ(choose_variant(t, target, all).variant, "y") << shape_label(target);
+    t.entries.push_back(timed_entry("n", near, {{"x", base}, {"y", 1.3 * base}}));
+    const auto c = choose_variant(t, target, all);
+    EXPECT_EQ(c.variant, "x") << shape_label(target);
+    EXPECT_EQ(c.how.rfind("nearest n (", 0), 0u) << c.how;
+  }
 }
 
 // Generated tables: the choice is admitted whenever any timed variant is, an exact shape gets

@@ -53,9 +53,11 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
   std::stable_sort(near.begin(), near.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   struct Score {
-    double log_sum = 0;
+    double log_sum = 0;  // sum of weight * log(time / entry's fastest)
+    double weight = 0;
     size_t count = 0;
     size_t first = 0;  // position in `near` of the nearest entry that timed it
+    double mean() const { return log_sum / weight; }
   };
   std::map<std::string, Score> scores;
   auto rank_within = [&](size_t window) {
@@ -64,11 +66,14 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
       const DispatchEntry& e = *near[i].second;
       const double best_us = fastest(e, [](const std::string&) { return true; }).second;
       if (!(best_us > 0)) continue;  // a zero time ranks nothing
+      // Nearer evidence counts for more: a far entry of another regime cannot outvote it.
+      const double w = std::exp(-near[i].first / kDistanceScale);
       for (const auto& [v, us] : e.times_us) {
         if (!ok(v)) continue;
-        Score& sc = scores.try_emplace(v, Score{0, 0, i}).first->second;
+        Score& sc = scores.try_emplace(v, Score{0, 0, 0, i}).first->second;
         if (sc.count == kNeighbours) continue;
-        sc.log_sum += std::log(us / best_us);
+        sc.log_sum += w * std::log(us / best_us);
+        sc.weight += w;
         ++sc.count;
       }
     }
@@ -77,7 +82,7 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
   if (scores.empty()) rank_within(near.size());
   if (scores.empty()) return {"", ""};
   auto better = [](const Score& a, const Score& b) {
-    const double ma = a.log_sum / a.count, mb = b.log_sum / b.count;
+    const double ma = a.mean(), mb = b.mean();
     if (ma != mb) return ma < mb;
     if (a.count != b.count) return a.count > b.count;
     return a.first < b.first;
@@ -88,9 +93,8 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
   const Score& c = chosen->second;
   const DispatchEntry& at = *near[c.first].second;
   return {chosen->first, "nearest " + printable(at.problem, 80) + " (" + shape_label(at.shape) +
-                             "); " + format("%.3f", std::exp(c.log_sum / c.count)) +
-                             "x the fastest over " + std::to_string(c.count) + " near shape" +
-                             (c.count == 1 ? "" : "s")};
+                             "); " + format("%.3f", std::exp(c.mean())) + "x the fastest over " +
+                             std::to_string(c.count) + " near shape" + (c.count == 1 ? "" : "s")};
 }
 
 void use_dispatch_table(BenchOptions& bench, DispatchTable table) {
