@@ -5,7 +5,8 @@
 # (VERIFY_SEED=<seed> bash scripts/verify-suite.sh). Fails when an
 # entry fails or when the coverage reports show a regime a variant could run but never passed
 # (verify.json for every variant, verify_fold.json for the families whose fold needs millions
-# of groups: a NEVER cell of the first must be PASS in the second).
+# of groups or, for gn_onchip_* (N < 24), hundreds of thousands of channels: a NEVER cell of the
+# first must be PASS in the second).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=$(mktemp -d)
@@ -33,7 +34,7 @@ run() {  # $1: label, rest: gnbench run arguments; the table and coverage report
 run fixed configs/verify.json
 # The fold of variants that pack many groups or rows per workgroup needs millions of groups:
 # those families alone (tests/test_verify_suite.cpp counts the same patterns).
-run fold configs/verify_fold.json --variant 'gn_flat_*,gn_sgroup_*,gn_team_*'
+run fold configs/verify_fold.json --variant 'gn_flat_*,gn_sgroup_*,gn_team_*,gn_onchip_*'
 # The suite is both runs: a regime a variant could run but never passed in the first (its
 # coverage table's NEVER cells) must have passed in the second.
 python3 - "$out/fixed.txt" "$out/fold.txt" <<'PY' || status=1

@@ -38,14 +38,15 @@ BenchOptions verify_only(const std::vector<std::string>& variants) {
 // is a regime no problem of the suite reaches for that variant. (CI's verify-suite script
 // runs the suite for real and checks the same report with real verdicts.) The suite is
 // verify.json for every variant and verify_fold.json for the families that pack groups or rows
-// (the same patterns as scripts/verify-suite.sh: their fold needs problems of millions of
-// groups, too large to run every variant on).
+// and for gn_onchip_* (the same patterns as scripts/verify-suite.sh: their fold needs problems
+// of millions of groups, or at N < 24 hundreds of thousands of channels, too large to run every
+// variant on).
 TEST(VerifySuite, ReachesEveryRegimeEveryVariantAllows) {
   const auto variants = load_manifests({kSource + "/kernels"});
   std::vector<std::string> names;
   for (const auto& v : variants) names.push_back(v.name);
-  const std::vector<size_t> packing =
-      select_by_patterns(names, {"gn_flat_*", "gn_sgroup_*", "gn_team_*"}, "--variant", "variants");
+  const std::vector<size_t> packing = select_by_patterns(
+      names, {"gn_flat_*", "gn_sgroup_*", "gn_team_*", "gn_onchip_*"}, "--variant", "variants");
   const auto suite = load_config_file(kSuite);
   auto with_fold = suite;
   for (Problem& p : load_config_file(kSource + "/configs/verify_fold.json"))

@@ -68,7 +68,7 @@ class DispatchEvalMirrorsGnbench(unittest.TestCase):
         for p in problems:
             key = (p["batch"], p["channels"], p["spatial"], p["groups"])
             ok = lambda v, key=key: vc.admits(names[v], *key, sg)  # noqa: E731
-            mine = dispatch_eval.choose_v2(entries, key, ok) or ""
+            mine = dispatch_eval.choose_near(entries, key, ok, dispatch_eval.RULE) or ""
             self.assertEqual(choices[p["name"]]["variant"], mine, f"{p['name']} {key}")
             compared += bool(mine)
         self.assertGreaterEqual(compared, 8)
