@@ -103,6 +103,9 @@ TEST(Modes, LongTailsAndOutliersAreNotModes) {
   }
 }
 
+// One narrow mode at 100 us: a device whose samples converge at once.
+const Mixture kTight{100e3, 100e3, 1.0, 0.001};
+
 // A fake device: each sample's time drawn from `m`, in ns; `runs` runs per sample.
 SampleBatch fake_device(const Mixture& m, std::mt19937_64& rng, uint32_t runs = 1) {
   return [&m, &rng, runs](uint32_t count) {
@@ -138,13 +141,12 @@ TEST(Measure, ConvergesOnBimodalSamplesNearTheTrueMedian) {
 
 TEST(Measure, RecordsWhichRuleStopped) {
   std::mt19937_64 rng(13);
-  const Mixture tight{100e3, 100e3, 1.0, 0.001};
   SamplingOptions o;
   o.warmup = 0;
   o.min_time_s = 0.001;
-  EXPECT_EQ(measure(fake_device(tight, rng), o, {}, "hot").stop_reason, StopReason::kConverged);
+  EXPECT_EQ(measure(fake_device(kTight, rng), o, {}, "hot").stop_reason, StopReason::kConverged);
   o.min_time_s = 0.2;  // 2000 samples: the interval is narrow long before
-  EXPECT_EQ(measure(fake_device(tight, rng), o, {}, "hot").stop_reason, StopReason::kMinTime);
+  EXPECT_EQ(measure(fake_device(kTight, rng), o, {}, "hot").stop_reason, StopReason::kMinTime);
   // Half the samples in each mode, far apart: the median's interval spans the gap.
   const Mixture split{100e3, 200e3, 0.5, 0.001};
   o.min_time_s = 0.001;
@@ -162,16 +164,15 @@ TEST(Measure, RecordsWhichRuleStopped) {
 // --min-time: K runs per sample reach it in 1/K of the samples, at the same reported median.
 TEST(Measure, MinTimeCountsEveryRunOfASample) {
   std::mt19937_64 rng(17);
-  const Mixture tight{100e3, 100e3, 1.0, 0.001};
   SamplingOptions o;
   o.warmup = 0;
   o.warmup_time_s = 0;
   o.min_samples = 2;
   o.min_time_s = 0.2;  // 2000 one-run samples of 100 us
   o.timeout_s = 10;
-  const TimingResult one = measure(fake_device(tight, rng), o, {}, "hot");
+  const TimingResult one = measure(fake_device(kTight, rng), o, {}, "hot");
   const uint32_t runs = 5 + static_cast<uint32_t>(rng() % 20);
-  const TimingResult several = measure(fake_device(tight, rng, runs), o, {}, "hot");
+  const TimingResult several = measure(fake_device(kTight, rng, runs), o, {}, "hot");
   EXPECT_EQ(one.stop_reason, StopReason::kMinTime);
   EXPECT_EQ(several.stop_reason, StopReason::kMinTime);
   EXPECT_NEAR(several.total.median, one.total.median, 0.01 * one.total.median);
