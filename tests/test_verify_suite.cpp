@@ -37,28 +37,33 @@ BenchOptions verify_only(const std::vector<std::string>& variants) {
 // Static: every (problem, variant) the suite would run counts as passed; what remains a gap
 // is a regime no problem of the suite reaches for that variant. (CI's verify-suite script
 // runs the suite for real and checks the same report with real verdicts.) The suite is
-// verify.json for every variant and verify_fold.json for the families that pack groups or rows
-// and for gn_onchip_* (the same patterns as scripts/verify-suite.sh: their fold needs problems
-// of millions of groups, or at N < 24 hundreds of thousands of channels, too large to run every
-// variant on).
+// verify.json for every variant, and the fold runs of scripts/verify-suite.sh on
+// verify_fold.json: the families that pack groups or rows on its fold_* problems (millions of
+// groups) and gn_onchip_* on its onchip_fold_* problems (at N < 24, hundreds of thousands of
+// channels), too large to run every variant on.
 TEST(VerifySuite, ReachesEveryRegimeEveryVariantAllows) {
   const auto variants = load_manifests({kSource + "/kernels"});
   std::vector<std::string> names;
   for (const auto& v : variants) names.push_back(v.name);
-  const std::vector<size_t> packing = select_by_patterns(
-      names, {"gn_flat_*", "gn_sgroup_*", "gn_team_*", "gn_onchip_*"}, "--variant", "variants");
   const auto suite = load_config_file(kSuite);
-  auto with_fold = suite;
-  for (Problem& p : load_config_file(kSource + "/configs/verify_fold.json"))
-    with_fold.push_back(std::move(p));
+  const auto fold = load_config_file(kSource + "/configs/verify_fold.json");
+  std::vector<std::string> fold_names;
+  for (const Problem& p : fold) fold_names.push_back(p.name);
+  const std::vector<std::pair<std::vector<std::string>, std::string>> fold_runs = {
+      {{"gn_flat_*", "gn_sgroup_*", "gn_team_*"}, "fold_*"}, {{"gn_onchip_*"}, "onchip_fold_*"}};
+  std::vector<std::vector<Problem>> problems(variants.size(), suite);
+  for (const auto& [families, pattern] : fold_runs) {
+    const auto chosen = select_by_patterns(fold_names, {pattern}, "--problem", "problems");
+    for (size_t i : select_by_patterns(names, families, "--variant", "variants"))
+      for (size_t j : chosen) problems[i].push_back(fold[j]);
+  }
   VulkanContext ctx(ContextOptions{});
   RunRecords records;
   std::vector<const VariantSpec*> selected;
   for (size_t i = 0; i < variants.size(); ++i) {
     const VariantSpec& v = variants[i];
     selected.push_back(&v);
-    const bool packs = std::find(packing.begin(), packing.end(), i) != packing.end();
-    for (const Problem& p : packs ? with_fold : suite) {
+    for (const Problem& p : problems[i]) {
       EntryRecord e;
       e.problem = p;
       e.variant = v.name;
