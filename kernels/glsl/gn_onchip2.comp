@@ -61,9 +61,6 @@
 #ifdef MASKED
 #include "gn_masked.glsl"
 #endif
-#if defined(FOLD) && (defined(SPLIT) || defined(GROUP_MAJOR))
-#error "FOLD builds are one workgroup per (n, g) of a whole group"
-#endif
 #if defined(SPLIT) && (defined(GROUP_MAJOR) || defined(MASKED))
 #error "SPLIT builds are neither group-major nor masked"
 #endif
@@ -112,9 +109,6 @@ layout(std430, set = 0, binding = 5) writeonly buffer GbBuf { float grad_bias[];
 #include "gn_dwdb.glsl"
 #else
 #include "gn_part.glsl"
-#ifdef FOLD
-#include "gn_fold.glsl"
-#endif
 #endif
 
 // Segment sums (sum dy, sum dy*e), stored at the chunk index where the segment starts.
@@ -210,12 +204,7 @@ void main() {
 #elif !defined(SPLIT)
   const uint ng = linear_workgroup_id();
   if (ng >= params.batch * G) return;  // idle workgroups of a folded dispatch
-#ifdef FOLD
-  const uvec2 ngf = fold_ng(ng);
-  const uint n = ngf.x, g = ngf.y;
-#else
   const uint n = ng / G, g = ng % G;
-#endif
 #endif
   const uint J = cpr;             // chunks per row
   const uint Q = CPG * J;         // chunks in the group
@@ -383,15 +372,7 @@ void main() {
       store_part(group_row + rr, vec2(rstd * B, A));
 #endif
     }
-#ifdef FOLD
-    memoryBarrierBuffer();  // this invocation's part[] rows before the count (wg_sum_w's barrier)
-#endif
     const vec2 W = wg_sum_w(wsum);
-#ifdef FOLD
-    // Counted now, read after grad_input's stores: the atomic's latency hides behind them.
-    uint arrived = 0u;
-    if (gl_LocalInvocationID.x == 0u && params.batch > 1u) arrived = atomicAdd(counter[g], 1u);
-#endif
 #ifdef SPLIT
     // The parts meet: statistics of the whole group, then this part's rows as below.
     const uint role = split_join(ng, part_k, S, vec4(mean_t, m2, W));
@@ -474,9 +455,6 @@ void main() {
     // The part that completes g over every sample sums its partials over n.
     if (split_leave(ng, g, S, done_rows))
       for (uint c = gl_LocalInvocationID.x; c < GROUP_CPG; c += WG_SIZE) reduce_dwdb(g * GROUP_CPG + c);
-#endif
-#ifdef FOLD
-    fold_finish(g, g * CPG, CPG, arrived);
 #endif
   }
 #ifdef GROUP_MAJOR

@@ -27,9 +27,6 @@
 #define PARAMS_BINDING 7
 #include "gn_common.glsl"
 #include "gn_part.glsl"
-#ifdef FOLD
-#include "gn_fold.glsl"
-#endif
 #ifdef MASKED
 #include "gn_masked.glsl"
 #endif
@@ -65,16 +62,6 @@ vec2 row_total(uint rr, uint J, uint KQ, float mean) {
   return tot;
 }
 
-// part[] rows: lane-strided blocks of SUBGROUP_SIZE rows, block b by subgroup b % NUM_SG.
-void store_parts(uint group_row, uint CPG, uint J, uint KQ, float mean, float rstd) {
-  const uint s = gl_SubgroupID, lane = gl_SubgroupInvocationID;
-  for (uint rr = lane; rr < CPG; rr += SUBGROUP_SIZE) {
-    if ((rr / SUBGROUP_SIZE) % NUM_SG != s) continue;
-    const vec2 tot = row_total(rr, J, KQ, mean);
-    store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
-  }
-}
-
 void group_kernel(const uint ng) {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
@@ -85,12 +72,7 @@ void group_kernel(const uint ng) {
   const uint HWV = HW / VEC;
 #endif
   const uint J = (HWV + SUBGROUP_SIZE - 1) / SUBGROUP_SIZE;  // chunks per row
-#ifdef FOLD
-  const uvec2 ngf = fold_ng(ng);
-  const uint n = ngf.x, g = ngf.y;
-#else
   const uint n = ng / G, g = ng % G;
-#endif
   const uint Q = CPG * J;
   const float M = float(CPG * HW);
   const uint group_row = n * C + g * CPG;
@@ -243,11 +225,6 @@ void group_kernel(const uint ng) {
   // this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
   const float cA = T.y / M;
   const float k2 = rstd * rstd * (T.z / M);
-#ifdef FOLD
-  // The records first, so that the count is taken before grad_input's stores.
-  store_parts(group_row, CPG, J, KQ, mean, rstd);
-  const uint arrived = fold_arrive(g);
-#endif
   {
     uint rp = r_start, jjp = jj_start;
     VT t[SLOTS];
@@ -264,12 +241,13 @@ void group_kernel(const uint ng) {
       NEXT_SLOT(rp, jjp)
     }
   }
-#ifdef FOLD
-  fold_finish(g, g * CPG, CPG, arrived);
-#else
   // After grad_input's stores: nothing waits on part[].
-  store_parts(group_row, CPG, J, KQ, mean, rstd);
-#endif
+  // part[] rows: lane-strided blocks of SUBGROUP_SIZE rows, block b by subgroup b % NUM_SG.
+  for (uint rr = lane; rr < CPG; rr += SUBGROUP_SIZE) {
+    if ((rr / SUBGROUP_SIZE) % NUM_SG != s) continue;
+    const vec2 tot = row_total(rr, J, KQ, mean);
+    store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
+  }
 }
 
 void main() {

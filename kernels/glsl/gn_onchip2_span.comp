@@ -17,9 +17,6 @@
 #define PARAMS_BINDING 7
 #include "gn_common.glsl"
 #include "gn_part.glsl"
-#ifdef FOLD
-#include "gn_fold.glsl"
-#endif
 #ifndef DY_SHARED
 #define DY_SHARED 0
 #endif
@@ -40,33 +37,12 @@ shared VT s_dy[DY_SHARED * WG_SIZE];
 // Row A of subgroup i's span: the row of its first value (the last row for idle subgroups).
 uint span_row(uint i, uint SPAN, uint HWV, uint CPG) { return min((i * SPAN) / HWV, CPG - 1u); }
 
-// Row rr's totals from the subgroups whose span touches it, in subgroup order, each moved to
-// the group mean.
-void store_parts(uint group_row, uint CPG, uint HWV, uint SPAN, uint nact, float mean, float rstd) {
-  for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) {
-    const uint s1 = (rr * HWV) / SPAN, s2 = min(nact - 1u, ((rr + 1u) * HWV - 1u) / SPAN);
-    vec2 tot = vec2(0.0);
-    for (uint i = s1; i <= s2; ++i) {
-      const vec4 sg = s_seg[i];
-      const float dm = s_stat[i].y - mean;
-      const vec2 a = span_row(i, SPAN, HWV, CPG) == rr ? sg.xy : sg.zw;
-      tot += vec2(a.x, a.y + dm * a.x);
-    }
-    store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
-  }
-}
-
 void group_kernel(const uint ng) {
   const uint C = params.channels, HW = params.spatial, G = params.num_groups;
   const uint CPG = C / G;
   const uint HWV = HW / VEC;
   const uint GV = CPG * HWV;  // the group's VT values
-#ifdef FOLD
-  const uvec2 ngf = fold_ng(ng);
-  const uint n = ngf.x, g = ngf.y;
-#else
   const uint n = ng / G, g = ng % G;
-#endif
   const float M = float(CPG * HW);
   const uint group_row = n * C + g * CPG;
   const uint base = group_row * HWV;
@@ -162,11 +138,6 @@ void group_kernel(const uint ng) {
   // this form so that w*dy - mean(w*dy) is exactly 0 for one-element groups.
   const float cA = T.y / M;
   const float k2 = rstd * rstd * (T.z / M);
-#ifdef FOLD
-  // The records first, so that the count is taken before grad_input's stores.
-  store_parts(group_row, CPG, HWV, SPAN, nact, mean, rstd);
-  const uint arrived = fold_arrive(g);
-#endif
   {
     const float wA = s_w[rA], wB = rA + 1u < CPG ? s_w[rA + 1u] : 0.0;
     VT t[SLOTS];
@@ -177,12 +148,19 @@ void group_kernel(const uint ng) {
         dx_v[base + i] = rstd * (weighted(i < bnd ? wA : wB, t[k]) - (cA + k2 * (d[k] - mean)));
     }
   }
-#ifdef FOLD
-  fold_finish(g, g * CPG, CPG, arrived);
-#else
-  // After grad_input's stores: nothing waits on part[].
-  store_parts(group_row, CPG, HWV, SPAN, nact, mean, rstd);
-#endif
+  // After grad_input's stores: nothing waits on part[]. Row rr's totals from the subgroups
+  // whose span touches it, in subgroup order, each moved to the group mean.
+  for (uint rr = gl_LocalInvocationID.x; rr < CPG; rr += WG_SIZE) {
+    const uint s1 = (rr * HWV) / SPAN, s2 = min(nact - 1u, ((rr + 1u) * HWV - 1u) / SPAN);
+    vec2 tot = vec2(0.0);
+    for (uint i = s1; i <= s2; ++i) {
+      const vec4 sg = s_seg[i];
+      const float dm = s_stat[i].y - mean;
+      const vec2 a = span_row(i, SPAN, HWV, CPG) == rr ? sg.xy : sg.zw;
+      tot += vec2(a.x, a.y + dm * a.x);
+    }
+    store_part(group_row + rr, vec2(rstd * tot.y, tot.x));
+  }
 }
 
 void main() {

@@ -4,12 +4,7 @@
 // where N > 1: one dispatch and barrier fewer, whose fixed cost (3-4 us on the H200, gpu-log
 // run 24) is most of a small problem's time. Bindings 4-6; the including shader sets
 // PARAMS_BINDING 7 and includes this after gn_common.glsl.
-#ifdef FOLD
-// Read back by each group's last workgroup (gn_fold.glsl).
-layout(std430, set = 0, binding = 4) coherent restrict buffer PartBuf { vec2 part[]; };  // [N*C]
-#else
 layout(std430, set = 0, binding = 4) writeonly restrict buffer PartBuf { vec2 part[]; };  // [N*C]
-#endif
 layout(std430, set = 0, binding = 5) writeonly restrict buffer GwBuf { float grad_weight[]; };
 layout(std430, set = 0, binding = 6) writeonly restrict buffer GbBuf { float grad_bias[]; };
 
