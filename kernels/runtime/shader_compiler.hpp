@@ -1,5 +1,7 @@
 // GLSL -> SPIR-V at run time with shaderc. Compile errors become ConfigError with the
 // shader's file and line; #include "..." resolves against the including file's folder.
+// Compiled modules are kept in the disk cache of spirv_cache.hpp (GNBENCH_SHADER_CACHE=off:
+// none), keyed on the preprocessed source and the options.
 #pragma once
 
 #include <cstdint>
