@@ -17,10 +17,11 @@ CC=clang-14 CXX=clang++-14 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=
   -DGNBENCH_BUILD_FUZZERS=ON -DGNBENCH_BUILD_TESTS=OFF -DGNBENCH_BUILD_BENCHMARKS=OFF
 cmake --build build-fuzz --target fuzz_config fuzz_manifest
 
-status=0
-for target in config manifest; do
-  work="build-fuzz/corpus/$target"
-  shipped="build-fuzz/shipped/$target"
+# One target: its run's log in build-fuzz/fuzz_<target>.log, a summary on stdout, status 1 on
+# a finding.
+fuzz_one() {
+  local target=$1
+  local work="build-fuzz/corpus/$target" shipped="build-fuzz/shipped/$target"
   rm -rf "$shipped"
   mkdir -p "$work" "$shipped" build-fuzz/artifacts
   if [[ $target == config ]]; then cp configs/*.json "$shipped/"; else cp kernels/*.json "$shipped/"; fi
@@ -29,12 +30,22 @@ for target in config manifest; do
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -dict=tests/fuzz/json.dict -artifact_prefix="build-fuzz/artifacts/$target-" \
     -print_final_stats=1 >"build-fuzz/fuzz_$target.log" 2>&1; then
-    status=1
     tail -n 60 "build-fuzz/fuzz_$target.log"
     echo "fuzz: $target FAILED; the input is in build-fuzz/artifacts/ (replay: build-fuzz/tests/fuzz/fuzz_$target FILE)"
-  else
-    grep -E '^(Done|stat::number_of_executed_units)' "build-fuzz/fuzz_$target.log" || true
-    echo "fuzz: $target ok"
+    return 1
   fi
+  grep -E '^(Done|stat::number_of_executed_units)' "build-fuzz/fuzz_$target.log" || true
+  echo "fuzz: $target ok"
+}
+
+# The targets run side by side (libFuzzer is one thread; CI has two cores), each summary printed
+# when both are done.
+status=0
+pids=()
+for target in config manifest; do
+  fuzz_one "$target" >"build-fuzz/fuzz_$target.summary" 2>&1 &
+  pids+=($!)
 done
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+cat build-fuzz/fuzz_config.summary build-fuzz/fuzz_manifest.summary
 exit "$status"

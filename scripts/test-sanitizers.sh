@@ -18,7 +18,8 @@
 # suite only; within the built files, Validation (timed runs of every shipped variant) and the
 # layers.* compiler probes (no gnbench code), and two 45-60 s tests that repeat smaller tests
 # of the same code (ResultsGzip.OldStoredResultsStillRead reading every stored H200 results
-# file, Manifest.GradInputStagesKeepTheirProductUnfused's SPIR-V of every stage).
+# file, Manifest.GradInputStagesKeepTheirProductUnfused's SPIR-V of every stage), and the python
+# tests of scripts that only read stored files.
 # GNBENCH_SANITIZER_ALL=1 builds and runs every test; GNBENCH_SANITIZER_CTEST_ARGS adds ctest
 # arguments.
 #
@@ -35,7 +36,9 @@ cmake --build --preset asan
 # lsan.supp's driver lines apply (the ASan runtime must come first in the list).
 lvp=/usr/lib/x86_64-linux-gnu/libvulkan_lvp.so
 if [[ -e $lvp ]]; then export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $lvp"; fi
-subset=(-E '^(Validation|layers)\.|^(ResultsGzip\.OldStoredResultsStillRead|Manifest\.GradInputStagesKeepTheirProductUnfused)$')
+# plot_py, perf_table_py and gen_shapes_py run scripts/*.py on stored files, no gnbench code
+# (dispatch_eval_py runs the sanitized binary and stays).
+subset=(-E '^(Validation|layers)\.|^(ResultsGzip\.OldStoredResultsStillRead|Manifest\.GradInputStagesKeepTheirProductUnfused|plot_py|perf_table_py|gen_shapes_py)$')
 if [[ "${GNBENCH_SANITIZER_ALL:-0}" == 1 ]]; then subset=(); fi
 # shellcheck disable=SC2086  # word splitting of the extra arguments is wanted
 ctest --preset asan "${subset[@]}" ${GNBENCH_SANITIZER_CTEST_ARGS:-}
