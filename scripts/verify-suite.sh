@@ -25,21 +25,29 @@ status=0
 # before it counts as hung: the seed's one workgroup per group takes about 20 s a run alone on
 # lavapipe's two cores for verify.json's 2M-element groups.
 limit=(--kernel-timeout 180)
-run() {  # $1: label, rest: gnbench run arguments; the table and coverage report kept in $out
+# $1: label, rest: gnbench run arguments; the table and coverage report kept in $out.
+verify_to() {
   local label=$1
   shift
-  local code=0
-  build/gnbench run "$@" --no-timing -q --coverage "${limit[@]}" > "$out/$label.txt" || code=$?
-  cat "$out/$label.txt"
-  if [ "$code" != 0 ]; then
-    echo "verify-suite: $label: gnbench exited $code"
+  build/gnbench run "$@" --no-timing -q --coverage "${limit[@]}" > "$out/$label.txt"
+}
+# $1: label, $2: its gnbench exit code: prints the table and counts a failure.
+report() {
+  cat "$out/$1.txt"
+  if [ "$2" != 0 ]; then
+    echo "verify-suite: $1: gnbench exited $2"
     status=1
   fi
+}
+run() {  # verify_to's arguments, then report
+  local code=0
+  verify_to "$@" || code=$?
+  report "$1" "$code"
 }
 # The fixed run is two thirds of the suite, and the CPU reference, the checks and the input
 # generation between its kernels use one core of two: the other runs go beside it (about a
 # quarter less wall time on two cores), and its table is printed when it is done.
-build/gnbench run configs/verify.json --no-timing -q --coverage "${limit[@]}" > "$out/fixed.txt" 2>&1 &
+verify_to fixed configs/verify.json &
 fixed_pid=$!
 # The fold of variants that pack many groups or rows per workgroup needs millions of groups:
 # those families alone; gn_onchip_*'s (N < 24) needs hundreds of thousands of channels: that
@@ -57,11 +65,7 @@ build/gnbench run "$out/fresh.json" --no-timing -q "${limit[@]}" ||
 code=0
 wait "$fixed_pid" || code=$?
 fixed_pid=
-cat "$out/fixed.txt"
-if [ "$code" != 0 ]; then
-  echo "verify-suite: fixed: gnbench exited $code"
-  status=1
-fi
+report fixed "$code"
 # The suite is all three runs: a regime a variant could run but never passed in the first (its
 # coverage table's NEVER cells) must have passed in one of the others.
 python3 - "$out/fixed.txt" "$out/fold.txt" "$out/fold_onchip.txt" <<'PY' || status=1

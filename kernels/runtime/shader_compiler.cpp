@@ -102,8 +102,11 @@ shaderc::CompileOptions compile_options(const std::map<std::string, std::string>
 
 // Appends `text` and every file it names in an #include "..." or <...> line to `key`,
 // resolved as FolderIncluder resolves them (relative to the including file), each file once,
-// whatever #if surrounds the line; false when one cannot be read or there are over 32.
+// whatever #if surrounds the line; false when one cannot be read or there are more than
+// kMaxKeyFiles.
 // Textual on purpose: glslang's preprocessor costs most of a compile.
+constexpr size_t kMaxKeyFiles = 64;
+
 bool append_sources(std::string& key, const std::string& text, const std::filesystem::path& folder,
                     std::set<std::filesystem::path>& seen) {
   static const std::regex include(R"re(^[ \t]*#[ \t]*include[ \t]*["<]([^">]+)[">])re");
@@ -116,8 +119,7 @@ bool append_sources(std::string& key, const std::string& text, const std::filesy
     key += "\ninclude " + m[1].str() + "\n";
     if (!seen.insert(path).second) continue;
     std::error_code ec;
-    if (seen.size() > FolderIncluder::kMaxDepth || !std::filesystem::is_regular_file(path, ec))
-      return false;
+    if (seen.size() > kMaxKeyFiles || !std::filesystem::is_regular_file(path, ec)) return false;
     try {
       if (!append_sources(key, read_input_file(path, "shader include", kMaxInputBytes),
                           path.parent_path(), seen))

@@ -1,9 +1,9 @@
 // A disk cache of compiled shaders. Every gnbench process compiles each stage it runs, and
-// shaderc's optimiser takes tens of seconds for all the shipped variants on two cores: the
-// same modules in every run of a sweep, a test suite or the verification suite. A module is
-// stored under a 128-bit hash of its key (the stage's preprocessed source, includes and
-// defines expanded, and the compile options), so any change to a shader, an include or a
-// define is a miss. A cache that cannot be read or written is passed over: it never fails or
+// shaderc takes tens of seconds for all the shipped variants on two cores: the same modules
+// in every run of a sweep, a test suite or the verification suite. A module is stored under a
+// 128-bit hash of its key (shader_compiler.cpp's: the compile options, the defines and the
+// text of the shader and of every file it may include), so any change to a shader, an include
+// or a define is a miss. A cache that cannot be read or written is passed over: it never fails or
 // changes a compile.
 #pragma once
 
