@@ -161,6 +161,12 @@ inline RunResult run_gnbench(const RunSpec& spec) {
   return r;
 }
 
+// `gnbench ARGS`, killed after timeout_s: a limit on hangs (lavapipe runs of the larger
+// configs take tens of seconds).
+inline RunResult gnbench(std::vector<std::string> args, double timeout_s = 120) {
+  return run_gnbench(RunSpec(std::move(args), timeout_s));
+}
+
 // A row of gnbench's terminal tables split on runs of two or more spaces (cells never hold two
 // spaces in a row), trailing spaces dropped.
 inline std::vector<std::string> table_cells(const std::string& line) {

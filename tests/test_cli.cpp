@@ -24,6 +24,7 @@
 #include "reference/group_norm.hpp"
 #include "results_schema.hpp"
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
@@ -31,8 +32,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
-const std::string kDefault = kSource + "/configs/default.json";
+using testing::kDefaultConfig;
+using testing::kSourceDir;
 const char* const kCompareScript = "/usr/share/benchmark/compare.py";
 
 struct Result {
@@ -160,9 +161,9 @@ TEST_F(Cli, KernelsWritesSpirvPerStage) {
 // ---- run: table, results file, --force, compare.py ----
 
 TEST_F(Cli, RunWritesTableAndResultsFile) {
-  const std::vector<Problem> problems = load_config_file(kDefault);
+  const std::vector<Problem> problems = load_config_file(kDefaultConfig);
   const std::string args =
-      "run " + quote(kDefault) + " --variant seed --samples 3 --warmup 1 -q --json out.json";
+      "run " + quote(kDefaultConfig) + " --variant seed --samples 3 --warmup 1 -q --json out.json";
   const Result r = gnbench(args);
   ASSERT_EQ(r.code, 0) << describe(r);
 
@@ -329,7 +330,7 @@ TEST_F(Cli, StageTimesOnlyOnRequest) {
 // ---- run: errors ----
 
 TEST_F(Cli, UnknownVariantListsVariants) {
-  const Result r = gnbench("run " + quote(kDefault) + " --variant nope --no-timing");
+  const Result r = gnbench("run " + quote(kDefaultConfig) + " --variant nope --no-timing");
   EXPECT_EQ(r.code, 2) << describe(r);
   EXPECT_NE(r.err.find("'nope'"), std::string::npos) << describe(r);
   EXPECT_NE(r.err.find("seed"), std::string::npos) << describe(r);
@@ -337,7 +338,7 @@ TEST_F(Cli, UnknownVariantListsVariants) {
 }
 
 TEST_F(Cli, ProblemAndVariantGlobsSelectTheRun) {
-  const Result r = gnbench("run " + quote(kDefault) +
+  const Result r = gnbench("run " + quote(kDefaultConfig) +
                            " --problem 'small_n2_*' --variant 'seed,gn_fused*' --no-timing -q");
   EXPECT_EQ(r.code, 0) << describe(r);
   std::set<std::string> problems, variants;
@@ -359,7 +360,8 @@ TEST_F(Cli, ProblemAndVariantGlobsSelectTheRun) {
 }
 
 TEST_F(Cli, UnknownDeviceListsDevices) {
-  const Result r = gnbench("run " + quote(kDefault) + " --variant seed --device 99 --no-timing");
+  const Result r =
+      gnbench("run " + quote(kDefaultConfig) + " --variant seed --device 99 --no-timing");
   EXPECT_EQ(r.code, 2) << describe(r);
   EXPECT_NE(r.err.find("--device '99'"), std::string::npos) << describe(r);
   EXPECT_NE(r.err.find("llvmpipe"), std::string::npos) << describe(r);
@@ -411,7 +413,7 @@ TEST_F(Cli, PipelineStatsOnRequest) {
 }
 
 TEST_F(Cli, BrokenKernelExitsOne) {
-  const Result r = gnbench("run " + quote(kDefault) + " --kernels " +
+  const Result r = gnbench("run " + quote(kDefaultConfig) + " --kernels " +
                            quote(std::string(GNBENCH_BROKEN_KERNELS_DIR)) +
                            " --variant broken_skip_tail --no-timing -q");
   EXPECT_EQ(r.code, 1) << describe(r);
@@ -462,8 +464,9 @@ TEST_F(Cli, ExpectationsJudgeVerdicts) {
 // ---- run --dump ----
 
 TEST_F(Cli, DumpWritesInputsReferenceAndOutputs) {
-  const std::vector<Problem> problems = load_config_file(kDefault);
-  const Result r = gnbench("run " + quote(kDefault) + " --variant seed --no-timing -q --dump dump");
+  const std::vector<Problem> problems = load_config_file(kDefaultConfig);
+  const Result r =
+      gnbench("run " + quote(kDefaultConfig) + " --variant seed --no-timing -q --dump dump");
   ASSERT_EQ(r.code, 0) << describe(r);
 
   for (const Problem& p : problems) {
@@ -506,7 +509,7 @@ TEST_F(Cli, DumpWritesInputsReferenceAndOutputs) {
 
   // A non-empty dump folder is not written into without --force.
   const Result again =
-      gnbench("run " + quote(kDefault) + " --variant seed --no-timing -q --dump dump");
+      gnbench("run " + quote(kDefaultConfig) + " --variant seed --no-timing -q --dump dump");
   EXPECT_EQ(again.code, 2) << describe(again);
   EXPECT_NE(again.err.find("--force"), std::string::npos) << describe(again);
 }

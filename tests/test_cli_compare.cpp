@@ -45,12 +45,12 @@ std::string q(const fs::path& p) {
 }
 
 const std::string kBin = GNBENCH_BINARY;
-const fs::path kSource = GNBENCH_SOURCE_DIR;
+const fs::path kCheckout = GNBENCH_SOURCE_DIR;
 // One variant keeps a lavapipe run of the default config to about a minute; --no-timing (no
 // samples, no copy-bandwidth probe) where a test does not look at times.
 const std::string kFast = " --samples 3 --warmup 1 -q --variant seed";
 const std::string kUntimed = " -q --no-timing --variant seed";
-const std::string kOneOff = " --batch 2 --channels 8 --spatial 16 --groups 4";
+const std::string kOneOffFlags = " --batch 2 --channels 8 --spatial 16 --groups 4";
 
 std::set<std::string> entry_names(const fs::path& results) {
   std::set<std::string> names;
@@ -77,7 +77,7 @@ class CliCompare : public ::testing::Test {
   static fs::path default_run(const std::string& name, const std::string& flags = kFast) {
     const fs::path path = dir_ / name;
     if (!fs::exists(path)) {
-      Shell r = sh(q(kBin) + " run " + q(kSource / "configs/default.json") + flags + " --json " +
+      Shell r = sh(q(kBin) + " run " + q(kCheckout / "configs/default.json") + flags + " --json " +
                    q(path));
       EXPECT_EQ(r.code, 0) << r.out;
       testing::expect_valid_results({path});
@@ -119,7 +119,7 @@ TEST_F(CliCompare, TwoRunsOfTheSameCode) {
 
 TEST_F(CliCompare, AFileWithItselfIsTheSame) {
   const fs::path one = dir_ / "one.json";
-  Shell run = sh(q(kBin) + " run" + kOneOff + kFast + " --json " + q(one));
+  Shell run = sh(q(kBin) + " run" + kOneOffFlags + kFast + " --json " + q(one));
   ASSERT_EQ(run.code, 0) << run.out;
   testing::expect_valid_results({one});
   // 3 samples a side cannot bound a ratio at 95 % (NOISY is honest there); never an alarm.
@@ -129,7 +129,7 @@ TEST_F(CliCompare, AFileWithItselfIsTheSame) {
 }
 
 TEST_F(CliCompare, UnreadableFilesAreUsageErrors) {
-  const fs::path config = kSource / "configs/default.json";
+  const fs::path config = kCheckout / "configs/default.json";
   Shell missing = sh(q(kBin) + " compare " + q(dir_ / "missing.json") + " " + q(config));
   EXPECT_EQ(missing.code, 2) << missing.out;
   EXPECT_NE(missing.out.find("missing.json"), std::string::npos) << missing.out;
@@ -144,7 +144,7 @@ TEST_F(CliCompare, UnreadableFilesAreUsageErrors) {
 
 TEST_F(CliCompare, UpdateBaselineRefusesToReplaceWithoutForce) {
   const fs::path baseline = dir_ / "baseline.json";
-  const std::string run = q(kBin) + " run" + kOneOff + kUntimed;
+  const std::string run = q(kBin) + " run" + kOneOffFlags + kUntimed;
   Shell first = sh(run + " --update-baseline " + q(baseline));
   ASSERT_EQ(first.code, 0) << first.out;
   ASSERT_FALSE(entry_names(baseline).empty());
@@ -167,7 +167,7 @@ TEST_F(CliCompare, UpdateBaselineRefusesToReplaceWithoutForce) {
 }
 
 TEST_F(CliCompare, ShardsMergeToTheFullRun) {
-  const std::string run = q(kBin) + " run " + q(kSource / "configs/default.json") + kUntimed;
+  const std::string run = q(kBin) + " run " + q(kCheckout / "configs/default.json") + kUntimed;
   Shell s1 = sh(run + " --shard 1/2 --json " + q(dir_ / "s1.json"));
   ASSERT_EQ(s1.code, 0) << s1.out;
   Shell s2 = sh(run + " --shard 2/2 --json " + q(dir_ / "s2.json"));
@@ -210,7 +210,7 @@ TEST_F(CliCompare, ShardsMergeToTheFullRun) {
   EXPECT_NE(clash.out.find("different results"), std::string::npos) << clash.out;
 
   for (const char* bad : {"0/2", "3/2", "1/0", "x", "1/2/3", "2"}) {
-    Shell r = sh(q(kBin) + " run" + kOneOff + kUntimed + " --shard " + bad);
+    Shell r = sh(q(kBin) + " run" + kOneOffFlags + kUntimed + " --shard " + bad);
     EXPECT_EQ(r.code, 2) << bad << "\n" << r.out;
     EXPECT_NE(r.out.find("--shard"), std::string::npos) << r.out;
   }
@@ -218,7 +218,7 @@ TEST_F(CliCompare, ShardsMergeToTheFullRun) {
 
 TEST_F(CliCompare, SweepRunsMergesAndResumes) {
   const fs::path out = dir_ / "sweep";
-  const std::string sweep = "GNBENCH=" + q(kBin) + " " + q(kSource / "scripts/sweep.sh") +
+  const std::string sweep = "GNBENCH=" + q(kBin) + " " + q(kCheckout / "scripts/sweep.sh") +
                             " --out " + q(out) +
                             " --batch 2 --channels 8,6 --spatial 16,32 --groups 4 --" + kFast;
   Shell first = sh(sweep);
@@ -251,8 +251,9 @@ TEST_F(CliCompare, SweepRunsMergesAndResumes) {
   if (sh("/usr/bin/python3 -c 'import matplotlib'").code != 0) GTEST_SKIP() << "no matplotlib";
   std::ofstream(out / "torch.json") << R"({"copy_GBps": 100, "rows": [{"name": "n2_c8_hw16_g4",
       "torch_bwd_ms": 0.02, "graph_bwd_ms": 0.01, "torch_stats_plus_bwd_ms": 0.03}]})";
-  Shell plot = sh("/usr/bin/python3 " + q(kSource / "scripts/plot.py") + " " + q(out / "all.json") +
-                  " --anchor " + q(out / "torch.json") + " -o " + q(out / "plot.png"));
+  Shell plot =
+      sh("/usr/bin/python3 " + q(kCheckout / "scripts/plot.py") + " " + q(out / "all.json") +
+         " --anchor " + q(out / "torch.json") + " -o " + q(out / "plot.png"));
   EXPECT_EQ(plot.code, 0) << plot.out;
   EXPECT_GT(fs::file_size(out / "plot.png"), 1000u);
 }

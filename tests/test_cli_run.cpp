@@ -20,6 +20,7 @@
 #include "cli/inputs/input_generator.hpp"
 #include "cli/report/results_json.hpp"
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
@@ -28,12 +29,10 @@ namespace fs = std::filesystem;
 using testing::RunResult;
 using testing::TempDir;
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
-const std::string kDefault = kSource + "/configs/default.json";
+using testing::kDefaultConfig;
+using testing::kSourceDir;
 
-RunResult gnbench(std::vector<std::string> args, double timeout = 120) {
-  return testing::run_gnbench({std::move(args), timeout});
-}
+using testing::gnbench;
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;
@@ -72,9 +71,10 @@ class TimedRun : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new TempDir("timed_run");
-    result_ = new RunResult(gnbench({"run", kDefault, "--problem", "small_n2_c64_*,small_n3_*",
-                                     "--variant", "seed,gn_fused_v4", "--samples", "3", "--warmup",
-                                     "1", "--mode", "both", "--json", *dir_ / "out.json"}));
+    result_ =
+        new RunResult(gnbench({"run", kDefaultConfig, "--problem", "small_n2_c64_*,small_n3_*",
+                               "--variant", "seed,gn_fused_v4", "--samples", "3", "--warmup", "1",
+                               "--mode", "both", "--json", *dir_ / "out.json"}));
     if (result_->exit_code == 0) records_ = new RunRecords(read_results_file(*dir_ / "out.json"));
   }
   static void TearDownTestSuite() {
@@ -223,12 +223,12 @@ TEST(RunOutput, ListShowsThePlanWithoutRunning) {
   TempDir tmp("list");
   const std::string variants = "seed,gn_fused_v4,gn_onchip*";
   const std::vector<std::string> list{"run",
-                                      kDefault,
+                                      kDefaultConfig,
                                       "--list",
                                       "--json",
                                       tmp / "out.json",
                                       "--kernels",
-                                      kSource + "/tests/kernels_hang",
+                                      kSourceDir + "/tests/kernels_hang",
                                       "--variant",
                                       variants + ",hang"};
   const RunResult listed = gnbench(list);
@@ -244,8 +244,8 @@ TEST(RunOutput, ListShowsThePlanWithoutRunning) {
 
   // The real run on the three smaller problems only (CI time); the plan lists all six.
   const std::vector<std::string> ran{
-      "run",         kDefault, "--problem", "small_n2_*,small_n3_*", "--variant", variants,
-      "--no-timing", "-q",     "--json",    tmp / "ran.json"};
+      "run",         kDefaultConfig, "--problem", "small_n2_*,small_n3_*", "--variant", variants,
+      "--no-timing", "-q",           "--json",    tmp / "ran.json"};
   const RunResult r = gnbench(ran);
   ASSERT_EQ(r.exit_code, 0) << r.describe();
   const RunRecords records = read_results_file(tmp / "ran.json");
@@ -316,7 +316,7 @@ TEST(RunOutput, OneOffProblemNames) {
   r = with({"--name", "a/b"});
   EXPECT_EQ(r.exit_code, 2) << r.describe();
   EXPECT_NE(r.err.find("--name 'a/b'"), std::string::npos) << r.describe();
-  r = gnbench({"run", kDefault, "--name", "x", "--list"});
+  r = gnbench({"run", kDefaultConfig, "--name", "x", "--list"});
   EXPECT_EQ(r.exit_code, 2) << r.describe();
   r = with({"--distribution", "nope"});
   EXPECT_EQ(r.exit_code, 2) << r.describe();

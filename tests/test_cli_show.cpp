@@ -12,9 +12,7 @@ namespace {
 const std::string kResults = std::string(GNBENCH_SOURCE_DIR) + "/results/";
 const std::string kLavapipe = kResults + "lavapipe/seed_vs_gn_hot.json.gz";
 
-testing::RunResult gnbench(std::vector<std::string> args) {
-  return testing::run_gnbench(testing::RunSpec(std::move(args), 60));
-}
+using testing::gnbench;
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;

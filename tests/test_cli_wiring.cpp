@@ -16,6 +16,7 @@
 
 #include "cli/commands/subcommands.hpp"
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
@@ -24,7 +25,7 @@ using testing::run_gnbench;
 using testing::RunResult;
 using testing::RunSpec;
 
-const std::string kDefault = std::string(GNBENCH_SOURCE_DIR) + "/configs/default.json";
+using testing::kDefaultConfig;
 
 // What one subcommand registered, read back from CLI11.
 struct Registered {
@@ -79,7 +80,7 @@ const std::vector<Registered>& registered() {
   return all;
 }
 
-RunResult gnbench(std::vector<std::string> args) { return run_gnbench(RunSpec(std::move(args))); }
+using testing::gnbench;
 
 // One line "gnbench: error: ... (see gnbench --help)" on stderr, nothing on stdout, exit 2.
 void expect_parse_error(const RunResult& r, const std::string& mentions) {
@@ -225,7 +226,8 @@ TEST(CliWiring, OutOfRangeSeedsAndEmptyValuesAreRefused) {
     args.insert(args.end(), extra.begin(), extra.end());
     expect_parse_error(gnbench(args), message);
   }
-  expect_parse_error(gnbench({"tune", kDefault, "--json", "t.json", "--device", ""}), "--device");
+  expect_parse_error(gnbench({"tune", kDefaultConfig, "--json", "t.json", "--device", ""}),
+                     "--device");
   const RunResult top = gnbench({"run", "-N", "1", "-C", "8", "--spatial", "4", "-G", "2", "--seed",
                                  "18446744073709551615", "--list"});
   EXPECT_EQ(top.exit_code, 0) << top.describe();
@@ -252,7 +254,7 @@ const std::vector<AfterParse> kAfterParse = {
      "--distribution 'nope': unknown"},
     {{"run", "-N", "1", "-C", "1", "--spatial", "1", "-G", "1", "--name", "a b"}, "--name"},
     {{"tune", "--json", "t.json"}, "tune: no problems: give config files, or --from RESULTS"},
-    {{"tune", "--json", "t.json", "--from", kDefault, kDefault},
+    {{"tune", "--json", "t.json", "--from", kDefaultConfig, kDefaultConfig},
      "tune: give config files or --from RESULTS, not both"},
     {{"show", "results.json", "--problem", ","}, "--problem ',': empty name in the list"},
     {{"show", "results.json", "--variant", ""}, "--variant"},

@@ -16,8 +16,8 @@
 namespace gnbench {
 namespace {
 
-EntryRecord entry(const std::string& problem, const std::string& variant, double median_ns,
-                  Verdict verdict = Verdict::kPass) {
+EntryRecord timed_entry(const std::string& problem, const std::string& variant, double median_ns,
+                        Verdict verdict = Verdict::kPass) {
   EntryRecord e;
   e.problem.name = problem;
   e.problem.shape = {2, 8, 16, 4};
@@ -34,7 +34,7 @@ EntryRecord entry(const std::string& problem, const std::string& variant, double
   return e;
 }
 
-RunRecords run(std::vector<EntryRecord> entries) {
+RunRecords records_of(std::vector<EntryRecord> entries) {
   RunRecords r;
   r.context.device = {{"name", "Test GPU"}};
   r.context.device_fingerprint = "dev";
@@ -50,8 +50,8 @@ std::string printed(const ComparisonReport& r, bool all) {
 }
 
 TEST(CompareReport, ShowsIntervalPAndGeometricMean) {
-  RunRecords base = run({entry("a", "v", 100e3), entry("b", "v", 100e3)});
-  RunRecords cur = run({entry("a", "v", 130e3), entry("b", "v", 100e3)});
+  RunRecords base = records_of({timed_entry("a", "v", 100e3), timed_entry("b", "v", 100e3)});
+  RunRecords cur = records_of({timed_entry("a", "v", 130e3), timed_entry("b", "v", 100e3)});
   const std::string text = printed(compare_runs(base, cur, {}), false);
   EXPECT_NE(text.find("interval"), std::string::npos) << text;
   EXPECT_NE(text.find("[+29."), std::string::npos) << text;  // a: about +30 %
@@ -62,13 +62,13 @@ TEST(CompareReport, ShowsIntervalPAndGeometricMean) {
 }
 
 TEST(CompareReport, SkipRowsAndBaselineOnlyEntriesAreCountedUnlessAll) {
-  std::vector<EntryRecord> b{entry("a", "v", 1e3)}, c{entry("a", "v", 1e3)};
+  std::vector<EntryRecord> b{timed_entry("a", "v", 1e3)}, c{timed_entry("a", "v", 1e3)};
   for (int i = 0; i < 4; ++i) {
-    b.push_back(entry("s" + std::to_string(i), "v", 0, Verdict::kSkipped));
-    c.push_back(entry("s" + std::to_string(i), "v", 0, Verdict::kSkipped));
-    b.push_back(entry("gone" + std::to_string(i), "v", 1e3));
+    b.push_back(timed_entry("s" + std::to_string(i), "v", 0, Verdict::kSkipped));
+    c.push_back(timed_entry("s" + std::to_string(i), "v", 0, Verdict::kSkipped));
+    b.push_back(timed_entry("gone" + std::to_string(i), "v", 1e3));
   }
-  const ComparisonReport r = compare_runs(run(b), run(c), {});
+  const ComparisonReport r = compare_runs(records_of(b), records_of(c), {});
   const std::string brief = printed(r, false), all = printed(r, true);
   EXPECT_EQ(brief.find("s2/v"), std::string::npos) << brief;
   EXPECT_NE(brief.find("4 entries SKIP -> SKIP not shown"), std::string::npos) << brief;
@@ -80,9 +80,9 @@ TEST(CompareReport, SkipRowsAndBaselineOnlyEntriesAreCountedUnlessAll) {
 }
 
 TEST(CompareVariants, PairsTwoVariantsPerProblem) {
-  RunRecords one =
-      run({entry("p1", "seed", 100e3), entry("p1", "fast", 50e3), entry("p1", "other", 10e3),
-           entry("p2", "seed", 80e3), entry("p3", "fast", 1e3)});
+  RunRecords one = records_of({timed_entry("p1", "seed", 100e3), timed_entry("p1", "fast", 50e3),
+                               timed_entry("p1", "other", 10e3), timed_entry("p2", "seed", 80e3),
+                               timed_entry("p3", "fast", 1e3)});
   auto [a, b] = split_by_variants(one, "seed", "fast", "f.json");
   ComparisonReport r = compare_runs(a, b, {});
   ASSERT_EQ(r.entries.size(), 1u);
@@ -110,7 +110,8 @@ void write_gzip(const std::string& path, const std::string& text) {
 
 TEST(ResultsGzip, ReadsCompressedResultsAndRefusesCorruptOnes) {
   testing::TempDir dir("gz");
-  const RunRecords r = run({entry("p", "v", 5e3), entry("q", "w", 0, Verdict::kSkipped)});
+  const RunRecords r =
+      records_of({timed_entry("p", "v", 5e3), timed_entry("q", "w", 0, Verdict::kSkipped)});
   const std::string text = results_to_json(r).dump(1);
   write_gzip(dir / "r.json.gz", text);
   const RunRecords back = read_results_file(dir / "r.json.gz");
@@ -149,7 +150,7 @@ TEST(ResultsGzip, OldStoredResultsStillRead) {
 }
 
 TEST(ResultsJson, PerSampleRowsOnlyOnRequest) {
-  const RunRecords r = run({entry("p", "v", 5e3)});
+  const RunRecords r = records_of({timed_entry("p", "v", 5e3)});
   auto rows = [](const nlohmann::json& j, const std::string& type) {
     size_t n = 0;
     for (const auto& b : j["benchmarks"]) n += b["run_type"] == type;

@@ -26,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSource = "test.json";
+const std::string kConfigName = "test.json";
 const std::string kBase = R"("name": "p", "batch": 2, "channels": 8, "spatial": 16, "groups": 4)";
 
 // One problem built from kBase plus extra fields.
@@ -46,7 +46,7 @@ std::string with_field(const std::string& field, const std::string& value) {
   return R"({"problems": [{)" + body + "}]}";
 }
 
-std::string error_of(const std::string& text, const std::string& source = kSource) {
+std::string error_of(const std::string& text, const std::string& source = kConfigName) {
   try {
     parse_config_text(text, source);
   } catch (const ConfigError& e) {
@@ -60,13 +60,13 @@ std::string error_of(const std::string& text, const std::string& source = kSourc
 void expect_error(const std::string& text, std::initializer_list<std::string> pieces) {
   std::string msg = error_of(text);
   SCOPED_TRACE("message: " + msg + "\ninput: " + text);
-  EXPECT_EQ(msg.rfind(kSource + ":", 0), 0u);
+  EXPECT_EQ(msg.rfind(kConfigName + ":", 0), 0u);
   EXPECT_EQ(msg.find('\n'), std::string::npos);
   for (const auto& piece : pieces) EXPECT_NE(msg.find(piece), std::string::npos) << piece;
 }
 
 Problem parse_one(const std::string& text) {
-  auto problems = parse_config_text(text, kSource);
+  auto problems = parse_config_text(text, kConfigName);
   EXPECT_EQ(problems.size(), 1u);
   return problems.at(0);
 }
@@ -105,7 +105,7 @@ TEST(ConfigJson, DuplicateKeysAreRejected) {
   EXPECT_NO_THROW(parse_config_text(
       R"({"problems": [{"name": "a", "batch": 1, "channels": 4, "spatial": 4, "groups": 2},
                        {"name": "b", "batch": 1, "channels": 4, "spatial": 4, "groups": 2}]})",
-      kSource));
+      kConfigName));
 }
 
 TEST(ConfigJson, TopLevelMustBeObject) {
@@ -176,11 +176,12 @@ TEST(ConfigStructure, EmptyListsAreRejected) {
   EXPECT_EQ(
       parse_config_text(
           R"({"problems": [], "axes": [{"batch": 1, "channels": 4, "spatial": 4, "groups": 2}]})",
-          kSource)
+          kConfigName)
           .size(),
       1u);
-  EXPECT_EQ(parse_config_text(R"({"problems": [{)" + kBase + R"(}], "axes": []})", kSource).size(),
-            1u);
+  EXPECT_EQ(
+      parse_config_text(R"({"problems": [{)" + kBase + R"(}], "axes": []})", kConfigName).size(),
+      1u);
 }
 
 // ---- integers ----
@@ -253,11 +254,11 @@ TEST(ConfigEps, Rules) {
 }
 
 TEST(ConfigEps, DirectValidation) {
-  EXPECT_NO_THROW(validate_eps(1e-5, kSource, "p"));
+  EXPECT_NO_THROW(validate_eps(1e-5, kConfigName, "p"));
   for (double bad : {0.0, -1.0, 1e-39, 1.5, std::numeric_limits<double>::quiet_NaN(),
                      std::numeric_limits<double>::infinity()}) {
     try {
-      validate_eps(bad, kSource, "p");
+      validate_eps(bad, kConfigName, "p");
       ADD_FAILURE() << bad;
     } catch (const ConfigError& e) {
       std::string msg = e.what();
@@ -449,7 +450,7 @@ TEST(ConfigValid, DefaultsAppliedAndPartialTolerancesMerged) {
        "distribution": "uniform",
        "tolerances": {"grad_input": {"max_scaled": 1e-2}, "grad_weight": {"l2_rel": 3e-4}}}
     ]})",
-                                    kSource);
+                                    kConfigName);
   ASSERT_EQ(problems.size(), 2u);
   const Problem& a = problems[0];
   EXPECT_EQ(a.name, "plain");
@@ -509,7 +510,7 @@ TEST(ConfigAxes, ExpansionCountNamesAndOrder) {
                   "tensors": {"grad_input": {"kinds": ["nonfinite"]}}}},
       {"batch": 1, "channels": [4, 8], "spatial": [3, 5], "groups": 1}
     ]})",
-                                    kSource);
+                                    kConfigName);
   std::vector<std::string> names;
   for (const auto& p : problems) names.push_back(p.name);
   std::vector<std::string> expected = {

@@ -26,10 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kSource = "test.json";
+const std::string kFileName = "test.json";
 
 // One valid problem.
-std::string doc() {
+std::string one_problem_doc() {
   return R"({"problems": [{"name": "p", "batch": 2, "channels": 8, "spatial": 16, "groups": 4}]})";
 }
 
@@ -58,7 +58,7 @@ TEST(ConfigFile, MissingDirectoryAndUnreadable) {
   EXPECT_NE(msg.find("directory"), std::string::npos) << msg;
 
   std::string good = (dir / "good.json").string();
-  std::ofstream(good) << doc();
+  std::ofstream(good) << one_problem_doc();
   EXPECT_EQ(load_config_file(good).size(), 1u);
 
   if (::geteuid() != 0) {  // root reads anything, so the case cannot be produced there
@@ -73,7 +73,7 @@ TEST(ConfigFile, MissingDirectoryAndUnreadable) {
   fs::remove_all(dir);
 }
 
-std::string shipped(const std::string& name) {
+std::string shipped_config(const std::string& name) {
   return std::string(GNBENCH_SOURCE_DIR) + "/configs/" + name;
 }
 
@@ -82,7 +82,7 @@ TEST(ShippedConfigs, AllLoad) {
        {"default.json", "standard.json", "edge.json", "numerics.json", "numerics_standard.json"}) {
     SCOPED_TRACE(name);
     std::vector<Problem> problems;
-    ASSERT_NO_THROW(problems = load_config_file(shipped(name)));
+    ASSERT_NO_THROW(problems = load_config_file(shipped_config(name)));
     EXPECT_FALSE(problems.empty());
     for (const auto& p : problems) EXPECT_EQ(p.eps, 1e-5f) << p.name;
   }
@@ -105,7 +105,7 @@ TEST(ShippedConfigs, StandardHasExactlyTheTenShapes) {
       {"small_g1", 16, 64, 1024, 1},
       {"instancenorm_like", 16, 256, 4096, 256},
   };
-  auto problems = load_config_file(shipped("standard.json"));
+  auto problems = load_config_file(shipped_config("standard.json"));
   ASSERT_EQ(problems.size(), std::size(expected));
   for (size_t i = 0; i < problems.size(); ++i) {
     SCOPED_TRACE(expected[i].name);
@@ -120,9 +120,9 @@ TEST(ShippedConfigs, StandardHasExactlyTheTenShapes) {
 }
 
 TEST(ShippedConfigs, DefaultAndEdgeStaySmallAndCoverTheEdges) {
-  for (const auto& p : load_config_file(shipped("default.json")))
+  for (const auto& p : load_config_file(shipped_config("default.json")))
     EXPECT_LE(p.shape.elements(), 1u << 20) << p.name;
-  auto edge = load_config_file(shipped("edge.json"));
+  auto edge = load_config_file(shipped_config("edge.json"));
   bool g1 = false, g_eq_c = false, hw1 = false, odd_hw = false, fold = false, big_group = false;
   for (const auto& p : edge) {
     const Shape& s = p.shape;
@@ -140,7 +140,7 @@ TEST(ShippedConfigs, DefaultAndEdgeStaySmallAndCoverTheEdges) {
 // The seed's E[x^2] - mean^2 variance is expected to fail large means and near-constant groups;
 // every other distribution must pass for every variant.
 TEST(ShippedConfigs, NumericsDeclaresSeedFailuresForLargeMeans) {
-  auto problems = load_config_file(shipped("numerics.json"));
+  auto problems = load_config_file(shipped_config("numerics.json"));
   std::set<std::string> kinds;
   for (const auto& p : problems) {
     kinds.insert(p.distribution.kind);
@@ -165,9 +165,10 @@ TEST(ShippedConfigs, NumericsDeclaresSeedFailuresForLargeMeans) {
 // variance failures declared as in numerics.json.
 TEST(ShippedConfigs, NumericsStandardCoversEveryStandardShape) {
   std::map<std::string, Shape> standard;
-  for (const auto& p : load_config_file(shipped("standard.json"))) standard[p.name] = p.shape;
+  for (const auto& p : load_config_file(shipped_config("standard.json")))
+    standard[p.name] = p.shape;
   std::map<std::string, std::set<std::string>> kinds_per_shape;
-  for (const auto& p : load_config_file(shipped("numerics_standard.json"))) {
+  for (const auto& p : load_config_file(shipped_config("numerics_standard.json"))) {
     SCOPED_TRACE(p.name);
     const std::string base = p.name.substr(0, p.name.find("_" + p.distribution.kind));
     ASSERT_TRUE(standard.count(base));
@@ -187,7 +188,7 @@ TEST(ShippedConfigs, NumericsStandardCoversEveryStandardShape) {
 
 // ---- device limits ----
 
-DeviceLimits lavapipe_like() {
+DeviceLimits lavapipe_limits() {
   DeviceLimits l;
   l.max_storage_buffer_range = 134217728;  // 2^27, what lavapipe reports
   l.max_memory_allocation_size = uint64_t{1} << 31;
@@ -214,7 +215,7 @@ std::string device_error(const Problem& p, const DeviceLimits& l, uint64_t extra
 }
 
 TEST(DeviceLimitsCheck, StorageBufferRange) {
-  DeviceLimits l = lavapipe_like();
+  DeviceLimits l = lavapipe_limits();
   Problem exact = problem_of("sd_vae_256x256x256", {2, 256, 65536, 32});
   ASSERT_EQ(exact.shape.tensor_bytes(), 134217728u);
   EXPECT_NO_THROW(validate_against_device(exact, l, 0, "configs/standard.json"));
@@ -226,7 +227,7 @@ TEST(DeviceLimitsCheck, StorageBufferRange) {
       "configs/standard.json: problem 'sd_vae_256x256x256': tensor x is 134217728 bytes, over "
       "the device's maxStorageBufferRange 134217727");
 
-  l = lavapipe_like();
+  l = lavapipe_limits();
   Problem one_more = problem_of("x", {1, 1, 33554433, 1});  // 4 bytes over
   EXPECT_EQ(device_error(one_more, l),
             "configs/standard.json: problem 'x': tensor x is 134217732 bytes, over the device's "
@@ -238,7 +239,7 @@ TEST(DeviceLimitsCheck, StorageBufferRange) {
 }
 
 TEST(DeviceLimitsCheck, AllocationSizeAndTotalMemory) {
-  DeviceLimits l = lavapipe_like();
+  DeviceLimits l = lavapipe_limits();
   Problem p = problem_of("p", {1, 1024, 1024, 32});  // 4 MiB per tensor
   l.max_memory_allocation_size = (4u << 20) - 1;
   std::string msg = device_error(p, l);
@@ -247,7 +248,7 @@ TEST(DeviceLimitsCheck, AllocationSizeAndTotalMemory) {
       std::string::npos)
       << msg;
 
-  l = lavapipe_like();
+  l = lavapipe_limits();
   const uint64_t need = 3 * (uint64_t{4} << 20) + 3 * 1024 * 4;
   l.device_local_memory = need;
   EXPECT_NO_THROW(validate_against_device(p, l, 0, "s"));
@@ -262,10 +263,10 @@ TEST(DeviceLimitsCheck, AllocationSizeAndTotalMemory) {
 }
 
 TEST(ShapeCheck, DirectValidation) {
-  EXPECT_NO_THROW(validate_shape({2, 8, 16, 4}, kSource, "p"));
+  EXPECT_NO_THROW(validate_shape({2, 8, 16, 4}, kFileName, "p"));
   auto msg_of = [](Shape s) {
     try {
-      validate_shape(s, kSource, "p");
+      validate_shape(s, kFileName, "p");
     } catch (const ConfigError& e) {
       return std::string(e.what());
     }

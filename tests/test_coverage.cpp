@@ -9,13 +9,14 @@
 
 #include "cli/report/coverage.hpp"
 #include "kernels/runtime/variant_runner.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
+using testing::kSourceDir;
 
-DeviceInfo lavapipe_like() {
+DeviceInfo lavapipe_device() {
   DeviceInfo d;
   d.limits.max_storage_buffer_range = uint64_t{1} << 27;
   d.limits.max_memory_allocation_size = uint64_t{1} << 31;
@@ -37,7 +38,7 @@ size_t regime_index(const std::string& id) {
 std::set<std::string> regimes_of(const Problem& p) {
   std::set<std::string> out;
   for (const Regime& r : regimes())
-    if (r.holds(p, lavapipe_like().limits)) out.insert(r.id);
+    if (r.holds(p, lavapipe_device().limits)) out.insert(r.id);
   return out;
 }
 
@@ -84,8 +85,8 @@ TEST(Coverage, PartitionsArePartitions) {
   }
 }
 
-const VariantSpec& shipped(const std::string& name) {
-  static const auto variants = load_manifests({kSource + "/kernels"});
+const VariantSpec& shipped_variant(const std::string& name) {
+  static const auto variants = load_manifests({kSourceDir + "/kernels"});
   for (const auto& v : variants)
     if (v.name == name) return v;
   throw std::runtime_error("no variant " + name);
@@ -94,30 +95,31 @@ const VariantSpec& shipped(const std::string& name) {
 // The seed runs everywhere; a v4 variant never on HW not a multiple of 4; a small on-chip
 // band never with 1024 channels per group. Examples lie in the regime and satisfy `when`.
 TEST(Coverage, ExamplesRespectWhen) {
-  const DeviceInfo d = lavapipe_like();
+  const DeviceInfo d = lavapipe_device();
   for (const Regime& r : regimes()) {
-    const auto e = find_example(r, shipped("seed"), d);
+    const auto e = find_example(r, shipped_variant("seed"), d);
     ASSERT_TRUE(e) << r.id;
     EXPECT_TRUE(r.holds(*e, d.limits)) << r.id;
   }
-  const VariantSpec& v4 = shipped("gn_fused_v4");
+  const VariantSpec& v4 = shipped_variant("gn_fused_v4");
   for (const char* id : {"HW=1", "HW%4", "HWprime"})
     EXPECT_FALSE(find_example(regimes()[regime_index(id)], v4, d)) << id;
   const auto fold = find_example(regimes()[regime_index("fold")], v4, d);
   ASSERT_TRUE(fold);
   EXPECT_TRUE(not_applicable_reason(v4, fold->shape, d).empty());
   EXPECT_EQ(fold->shape.spatial % 4, 0u);
-  EXPECT_FALSE(find_example(regimes()[regime_index("cpg>=1024")], shipped("gn_onchip_64x8"), d));
+  EXPECT_FALSE(
+      find_example(regimes()[regime_index("cpg>=1024")], shipped_variant("gn_onchip_64x8"), d));
 }
 
 // The fold regime counts for a variant only where its own dispatch folds: generated shapes with
 // N*G above the limit fold a workgroup-per-group kernel (gn_onchip2_256), never one that takes
 // 32 or more one-channel rows per workgroup (gn_team at subgroup 8); below it neither folds.
 TEST(Coverage, FoldIsTheVariantsOwnDispatch) {
-  const DeviceInfo d = lavapipe_like();
+  const DeviceInfo d = lavapipe_device();
   const Regime& fold = regimes()[regime_index("fold")];
-  const VariantSpec& per_group = shipped("gn_onchip2_256");
-  const auto variants = load_manifests({kSource + "/kernels"});
+  const VariantSpec& per_group = shipped_variant("gn_onchip2_256");
+  const auto variants = load_manifests({kSourceDir + "/kernels"});
   std::mt19937 rng(11);
   int folded = 0;
   for (int i = 0; i < 200; ++i) {
@@ -137,9 +139,9 @@ TEST(Coverage, FoldIsTheVariantsOwnDispatch) {
 }
 
 TEST(Coverage, CellsFromEntries) {
-  const DeviceInfo d = lavapipe_like();
-  const VariantSpec& seed = shipped("seed");
-  const VariantSpec& v4 = shipped("gn_fused_v4");
+  const DeviceInfo d = lavapipe_device();
+  const VariantSpec& seed = shipped_variant("seed");
+  const VariantSpec& v4 = shipped_variant("gn_fused_v4");
   RunRecords records;
   auto add = [&](const std::string& variant, const Problem& p, Verdict v) {
     EntryRecord e;

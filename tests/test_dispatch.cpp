@@ -16,6 +16,7 @@
 #include "cli/dispatch/dispatch_table.hpp"
 #include "cli/report/best_variants.hpp"
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
@@ -26,7 +27,7 @@ using testing::run_gnbench;
 using testing::RunSpec;
 using testing::TempDir;
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
+using testing::kSourceDir;
 
 EntryRecord timed(const std::string& problem, Shape shape, const std::string& variant,
                   Verdict verdict, double hot_ns) {
@@ -497,7 +498,7 @@ TEST(DispatchTable, RecordsTheSourcesTimingAndRefusesToMergeTwoKinds) {
 // models.json: enough shapes, each with its source, loadable, and covering the regimes the
 // kernels have to meet (issue 20).
 TEST(ModelsConfig, PublishedShapesWithSourcesCoverTheRegimes) {
-  const std::string path = kSource + "/configs/models.json";
+  const std::string path = kSourceDir + "/configs/models.json";
   const auto problems = load_config_file(path);
   EXPECT_GE(problems.size(), 40u);
   std::ifstream in(path);
@@ -707,7 +708,7 @@ TEST(TuneCli, HotBatchIsRecordedInTheTable) {
 
 TEST(TuneCli, UsageErrorsAreOneLineExit2) {
   TempDir dir("tune_usage");
-  const std::string cfg = kSource + "/configs/default.json";
+  const std::string cfg = kSourceDir + "/configs/default.json";
   std::ofstream(dir / "bad.json") << R"({"format": "gnbench-dispatch-table", "version": 1,
     "entries": [{"problem": "x", "batch": 1, "channels": 4, "spatial": 1, "groups": 2}]})";
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {

@@ -11,16 +11,17 @@
 
 #include "cli/bench/bench_runner.hpp"
 #include "cli/config/config_loader.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
+using testing::kSourceDir;
 const std::string kBroken = GNBENCH_BROKEN_KERNELS_DIR;
 
 // default.json's problems, each declaring `tensors` as the expected failure of every variant.
 std::vector<Problem> problems_expecting(const std::string& tensors) {
-  std::vector<Problem> problems = load_config_file(kSource + "/configs/default.json");
+  std::vector<Problem> problems = load_config_file(kSourceDir + "/configs/default.json");
   const Problem with = parse_config_text(
       R"({"problems": [{"name": "x", "batch": 1, "channels": 1, "spatial": 1, "groups": 1,
           "expect": {"verdict": "may_fail", "reason": "test", "tensors": )" +
@@ -32,7 +33,7 @@ std::vector<Problem> problems_expecting(const std::string& tensors) {
 
 RunRecords run(const std::string& variant, const std::vector<Problem>& problems) {
   BenchOptions o;
-  o.kernel_folders = {kSource + "/kernels", kBroken};
+  o.kernel_folders = {kSourceDir + "/kernels", kBroken};
   o.variants = {variant};
   o.timing = false;
   o.measure_copy_bandwidth = false;

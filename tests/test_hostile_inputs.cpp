@@ -29,6 +29,7 @@
 #include "kernels/runtime/shader_compiler.hpp"
 #include "kernels/runtime/variant_checks.hpp"
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
@@ -36,7 +37,7 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TempDir;
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
+using testing::kSourceDir;
 
 // Runs `f`; returns the ConfigError's message, "" when nothing was thrown. Any other exception
 // fails the test (only ConfigError may escape a reader).
@@ -241,8 +242,8 @@ TEST(JsonReader, NulBytesTrailingGarbageAndDuplicateKeysAreRefusedWithLineAndCol
 // Random byte mutations of real configs, manifests and a results file: the readers throw only
 // ConfigError, and every message is one line without control characters, bounded in length.
 TEST(JsonReader, RandomMutationsGiveOneLineConfigErrors) {
-  const std::string config = testing::slurp(kSource + "/configs/default.json");
-  const std::string manifest = testing::slurp(kSource + "/kernels/seed.json");
+  const std::string config = testing::slurp(kSourceDir + "/configs/default.json");
+  const std::string manifest = testing::slurp(kSourceDir + "/kernels/seed.json");
   std::mt19937 rng(19);
   const std::string bytes = std::string("\0\n\r\x1b\"{}[],:-.0123456789eE", 25) + "\x80\xff";
   int errors = 0;
@@ -261,7 +262,7 @@ TEST(JsonReader, RandomMutationsGiveOneLineConfigErrors) {
         if (base == &config)
           parse_config_text(text, "m.json");
         else
-          load_manifest_text(text, kSource + "/kernels/seed.json");
+          load_manifest_text(text, kSourceDir + "/kernels/seed.json");
       });
       if (err.empty()) continue;
       ++errors;
@@ -453,8 +454,8 @@ TEST(ResultsReader, FilesAreReadBoundedAndStrictly) {
 
 // The stricter reader still reads what gnbench wrote before it.
 TEST(ResultsReader, ShippedResultsFilesAreAccepted) {
-  EXPECT_GT(read_results_file(kSource + "/results/lavapipe/baseline.json").entries.size(), 0u);
-  EXPECT_EQ(read_results_file(kSource + "/tests/data/cli_bad/results_good.json").entries.size(),
+  EXPECT_GT(read_results_file(kSourceDir + "/results/lavapipe/baseline.json").entries.size(), 0u);
+  EXPECT_EQ(read_results_file(kSourceDir + "/tests/data/cli_bad/results_good.json").entries.size(),
             1u);
 }
 

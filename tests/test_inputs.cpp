@@ -95,7 +95,7 @@ TEST(Inputs, RejectsBadRequests) {
 
 // ---- Reproducibility -------------------------------------------------------------------
 
-class EveryKind : public testing::TestWithParam<std::string> {};
+class EveryKind : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(EveryKind, SameSeedSameBitsOtherSeedOtherValues) {
   const Shape s{2, 16, 33, 4};
@@ -130,7 +130,7 @@ TEST_P(EveryKind, DeterministicAcrossChunks) {
                           generate_inputs(s, {GetParam(), 0.0}, 9)));
 }
 
-INSTANTIATE_TEST_SUITE_P(Inputs, EveryKind, testing::ValuesIn(kind_names()));
+INSTANTIATE_TEST_SUITE_P(Inputs, EveryKind, ::testing::ValuesIn(kind_names()));
 
 // Pins the exact bits: a change here means every stored result's inputs changed. Update the
 // values only for an intended change of the generator.

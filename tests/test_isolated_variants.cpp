@@ -11,11 +11,12 @@
 
 #include "cli/bench/bench_runner.hpp"
 #include "cli/config/config_loader.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
+using testing::kSourceDir;
 const std::string kBroken = GNBENCH_BROKEN_KERNELS_DIR;
 
 std::vector<Problem> random_problems(uint32_t seed, int count, const std::string& expect = "") {
@@ -38,7 +39,7 @@ std::vector<Problem> random_problems(uint32_t seed, int count, const std::string
 RunRecords run(const std::vector<std::string>& variants, const std::vector<Problem>& problems,
                bool hot_timing) {
   BenchOptions o;
-  o.kernel_folders = {kBroken, kSource + "/kernels"};
+  o.kernel_folders = {kBroken, kSourceDir + "/kernels"};
   o.variants = variants;
   o.timing = hot_timing;
   o.cold = false;

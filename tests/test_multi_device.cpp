@@ -8,11 +8,12 @@
 #include "cli/config/config_loader.hpp"
 #include "cli/report/results_json.hpp"
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::string kDefault = std::string(GNBENCH_SOURCE_DIR) + "/configs/default.json";
+using testing::kDefaultConfig;
 
 nlohmann::json entry_without_device(const EntryRecord& e) {
   RunRecords one;
@@ -24,7 +25,7 @@ nlohmann::json entry_without_device(const EntryRecord& e) {
 
 TEST(MultiDevice, TwoWorkersGiveTheSingleDeviceEntriesInConfigOrder) {
   testing::TempDir tmp("multi_device");
-  const auto single = testing::run_gnbench({{"run", kDefault, "--variant", "seed,gn_fused",
+  const auto single = testing::run_gnbench({{"run", kDefaultConfig, "--variant", "seed,gn_fused",
                                              "--no-timing", "-q", "--json", tmp / "one.json"},
                                             300});
   ASSERT_EQ(single.exit_code, 0) << single.describe();
@@ -33,8 +34,8 @@ TEST(MultiDevice, TwoWorkersGiveTheSingleDeviceEntriesInConfigOrder) {
     SCOPED_TRACE(shard);
     const std::string out = tmp / ("two" + std::to_string(shard[0]) + ".json");
     const auto two =
-        testing::run_gnbench({{"run", kDefault, "--variant", "seed,gn_fused", "--no-timing", "-q",
-                               "--device", "0,0", "--shard", shard, "--json", out},
+        testing::run_gnbench({{"run", kDefaultConfig, "--variant", "seed,gn_fused", "--no-timing",
+                               "-q", "--device", "0,0", "--shard", shard, "--json", out},
                               300});
     ASSERT_EQ(two.exit_code, 0) << two.describe();
     const RunRecords a = read_results_file(tmp / "one.json"), b = read_results_file(out);
@@ -76,7 +77,7 @@ TEST(MultiDevice, TimedEntriesUseTheirDevicesCopyBandwidth) {
 TEST(MultiDevice, BadListsAreUsageErrors) {
   for (const std::string list : {"0,99", "0,,0", ",", "0,nosuchgpu"}) {
     const auto r = testing::run_gnbench(
-        {{"run", kDefault, "--variant", "seed", "--no-timing", "-q", "--device", list}});
+        {{"run", kDefaultConfig, "--variant", "seed", "--no-timing", "-q", "--device", list}});
     EXPECT_EQ(r.exit_code, 2) << list << r.describe();
     EXPECT_NE(r.err.find("--device"), std::string::npos) << r.describe();
   }

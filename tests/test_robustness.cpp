@@ -22,6 +22,7 @@
 #include "kernels/runtime/vulkan_context.hpp"
 #include "results_schema.hpp"
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
@@ -30,7 +31,7 @@ namespace fs = std::filesystem;
 using testing::RunResult;
 using testing::TempDir;
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
+using testing::kSourceDir;
 
 // A run a stop signal ended: exit 130 (not killed, not past its limit) and its --json file
 // written, marked incomplete; the file's records, or none when it is missing.
@@ -164,7 +165,7 @@ TEST(StopSignals, AStopDuringShaderCompilationEndsTheRunAtOnce) {
   TempDir tmp("sigcompile");
   const std::string out = tmp / "out.json";
   const double signal_at = 1.0;
-  testing::RunSpec spec({"run", kSource + "/configs/default.json", "--problem", "small_n8*",
+  testing::RunSpec spec({"run", kSourceDir + "/configs/default.json", "--problem", "small_n8*",
                          "--no-timing", "--quiet", "--json", out},
                         120, signal_at);
   const auto start = std::chrono::steady_clock::now();
@@ -190,8 +191,8 @@ TEST(StopSignals, TheSameSignalAgainAfterTwoSecondsKills) {
   // (a slow start-up) exits 130 and is tried again with a later signal.
   for (double delay : {3.0, 8.0}) {
     testing::RunSpec spec(
-        {"run", tmp / "one.json", "--kernels", kSource + "/tests/kernels_hang", "--variant", "hang",
-         "--no-timing", "--quiet", "--kernel-timeout", "1000"},
+        {"run", tmp / "one.json", "--kernels", kSourceDir + "/tests/kernels_hang", "--variant",
+         "hang", "--no-timing", "--quiet", "--kernel-timeout", "1000"},
         300, delay);
     spec.signal = SIGTERM;
     spec.repeat_after_s = 2.5;
@@ -211,9 +212,9 @@ TEST(Outputs, StdoutDevicesAndDumpFailures) {
   fs::create_directories(tmp / "dump");
   std::ofstream(tmp / "dump/p") << "a file where the problem's dump folder goes";
   RunResult r =
-      testing::run_gnbench({{"run", kSource + "/tests/data/cli_bad/good.json", "--variant", "seed",
-                             "--no-timing", "--quiet", "--json", "-", "--csv", "/dev/null", "--md",
-                             tmp / "out.md", "--dump", tmp / "dump", "--force"},
+      testing::run_gnbench({{"run", kSourceDir + "/tests/data/cli_bad/good.json", "--variant",
+                             "seed", "--no-timing", "--quiet", "--json", "-", "--csv", "/dev/null",
+                             "--md", tmp / "out.md", "--dump", tmp / "dump", "--force"},
                             120});
   SCOPED_TRACE(r.describe());
   EXPECT_EQ(r.signal, 0);
@@ -234,7 +235,7 @@ TEST(Outputs, JsonReplacedOnlyWithForce) {
   const std::string out = tmp / "baseline.json";
   const std::string kept = "{\"stored\": \"baseline\"}\n";
   std::ofstream(out) << kept;
-  const std::vector<std::string> run{"run",         kSource + "/tests/data/cli_bad/good.json",
+  const std::vector<std::string> run{"run",         kSourceDir + "/tests/data/cli_bad/good.json",
                                      "--variant",   "seed",
                                      "--no-timing", "--quiet",
                                      "--json",      out};
@@ -262,7 +263,7 @@ TEST(KernelTimeout, HungKernelIsAnErrorAndTheRunGoesOn) {
       {"name": "second", "batch": 2, "channels": 8, "spatial": 64, "groups": 4}]})";
   const std::string out = tmp / "out.json";
   RunResult r = testing::run_gnbench(
-      {{"run", tmp / "two.json", "--kernels", kSource + "/tests/kernels_hang", "--variant",
+      {{"run", tmp / "two.json", "--kernels", kSourceDir + "/tests/kernels_hang", "--variant",
         "hang,seed", "--no-timing", "--quiet", "--kernel-timeout", "1", "--json", out},
        300});
   SCOPED_TRACE(r.describe());
@@ -296,7 +297,7 @@ TEST(KernelTimeout, StopWhileAKernelOverrunsSavesWhatFinished) {
       {"name": "second", "batch": 1, "channels": 8, "spatial": 64, "groups": 4}]})";
   const std::string out = tmp / "out.json";
   testing::RunSpec spec(
-      {"run", tmp / "two.json", "--kernels", kSource + "/tests/kernels_hang", "--variant",
+      {"run", tmp / "two.json", "--kernels", kSourceDir + "/tests/kernels_hang", "--variant",
        "hang,seed", "--no-timing", "--quiet", "--kernel-timeout", "1", "--json", out},
       300);
   spec.signal = SIGTERM;
@@ -350,7 +351,7 @@ TEST(Validation, EveryShippedVariantIsClean) {
   // then show up in LeakSanitizer (asan build) with unknown frames that tests/sanitizers/lsan.supp
   // cannot match. Kept loaded, they are attributed to the layer and suppressed.
   dlopen("libVkLayer_khronos_validation.so", RTLD_NOW | RTLD_NODELETE);
-  const std::vector<Problem> problems = load_config_file(kSource + "/configs/default.json");
+  const std::vector<Problem> problems = load_config_file(kSourceDir + "/configs/default.json");
   const std::vector<Problem> first(problems.begin(), problems.begin() + 1);
   const int64_t verified = validation_messages({}, problems, false);
   if (verified < 0) GTEST_SKIP() << "VK_LAYER_KHRONOS_validation is not installed";

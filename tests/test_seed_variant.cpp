@@ -26,11 +26,12 @@
 #include "kernels/runtime/variant_runner.hpp"
 #include "kernels/runtime/vulkan_context.hpp"
 #include "reference/group_norm.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
+using testing::kSourceDir;
 
 // Problems where the seed's float32 variance may legitimately cancel (see the top comment).
 const std::set<std::string> kVarianceCancellation{"edge_fold_ng65568"};
@@ -40,7 +41,7 @@ constexpr double kCancellingRatio = 50;
 
 BenchOptions seed_options() {
   BenchOptions o;
-  o.kernel_folders = {kSource + "/kernels"};
+  o.kernel_folders = {kSourceDir + "/kernels"};
   o.variants = {"seed"};
   o.timing = false;
   o.measure_copy_bandwidth = false;
@@ -83,7 +84,7 @@ void expect_only_variance_cancellation(const Problem& p, const EntryRecord& e) {
 // Runs the seed on every problem of `config`, one problem per run() so each one's wall time
 // can be reported, and checks every entry.
 void expect_seed_passes(const std::string& config) {
-  const std::vector<Problem> problems = load_config_file(kSource + "/configs/" + config);
+  const std::vector<Problem> problems = load_config_file(kSourceDir + "/configs/" + config);
   ASSERT_FALSE(problems.empty());
   BenchRunner runner(seed_options());
   ASSERT_EQ(runner.variants().size(), 1u);
@@ -150,7 +151,7 @@ TEST(SeedVariant, PassesEdgeConfig) { expect_seed_passes("edge.json"); }
 // folding: every (n, group) both compute must come out bit for bit the same, and the batch
 // items only the folded run computes must verify.
 TEST(SeedVariant, FoldedDispatchMatchesUnfolded) {
-  const std::vector<Problem> problems = load_config_file(kSource + "/configs/edge.json");
+  const std::vector<Problem> problems = load_config_file(kSourceDir + "/configs/edge.json");
   const Problem* found = nullptr;
   for (const auto& p : problems)
     if (p.name == "edge_fold_ng65568") found = &p;
@@ -167,7 +168,7 @@ TEST(SeedVariant, FoldedDispatchMatchesUnfolded) {
     GTEST_SKIP() << "maxComputeWorkGroupCount[0] = " << max_x << " >= " << workgroups
                  << ": nothing to fold on this device";
 
-  const auto variants = load_manifests({kSource + "/kernels"});
+  const auto variants = load_manifests({kSourceDir + "/kernels"});
   const VariantSpec* seed = nullptr;
   for (const auto& v : variants)
     if (v.name == "seed") seed = &v;

@@ -14,11 +14,12 @@
 
 #include "cli/bench/shrinker.hpp"
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
+using testing::kSourceDir;
 const std::string kBroken = GNBENCH_BROKEN_KERNELS_DIR;
 
 TEST(Shrinker, CandidatesAreSmallerAndKeepGroupsDividingChannels) {
@@ -42,7 +43,7 @@ TEST(Shrinker, CandidatesAreSmallerAndKeepGroupsDividingChannels) {
 
 TEST(Shrinker, FindsASmallerProblemFailingTheSameWay) {
   BenchOptions o;
-  o.kernel_folders = {kSource + "/kernels", kBroken};
+  o.kernel_folders = {kSourceDir + "/kernels", kBroken};
   o.variants = {"broken_weight_c128"};
   o.timing = false;
   o.measure_copy_bandwidth = false;

@@ -80,7 +80,7 @@ TEST(Modes, FindsTwoModesWhereTheyAre) {
     Mixture mm = m;
     mm.high = m.low * (1.2 + 0.6 * u(rng));
     const Modes found = find_modes(draws(mm, 200 + static_cast<size_t>(800 * u(rng)), rng));
-    SCOPED_TRACE(testing::Message() << mm.low << " " << mm.high << " " << mm.low_share);
+    SCOPED_TRACE(::testing::Message() << mm.low << " " << mm.high << " " << mm.low_share);
     ASSERT_TRUE(found.bimodal);
     EXPECT_NEAR(found.low_ns, mm.low, 0.02 * mm.low);
     EXPECT_NEAR(found.high_ns, mm.high, 0.02 * mm.high);
@@ -130,7 +130,7 @@ TEST(Measure, ConvergesOnBimodalSamplesNearTheTrueMedian) {
     o.warmup = 0;
     o.timeout_s = 10;
     const TimingResult r = measure(fake_device(m, rng), o, {}, "cold");
-    SCOPED_TRACE(testing::Message() << "low share " << m.low_share);
+    SCOPED_TRACE(::testing::Message() << "low share " << m.low_share);
     EXPECT_NE(r.stop_reason, StopReason::kTimeout);
     EXPECT_TRUE(r.noise_target_reached);
     EXPECT_LE(r.median_ci, o.max_noise);

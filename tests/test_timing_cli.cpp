@@ -10,12 +10,13 @@
 #include <vector>
 
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
 namespace fs = std::filesystem;
-const std::string kDefault = std::string(GNBENCH_SOURCE_DIR) + "/configs/default.json";
+using testing::kDefaultConfig;
 
 fs::path scratch(const std::string& name) {
   const fs::path dir = fs::temp_directory_path() / ("gnbench_timing_" + std::to_string(::getpid()));
@@ -27,7 +28,7 @@ fs::path scratch(const std::string& name) {
 TEST(TimingCli, DefaultSettingsRecordTheStopRule) {
   const fs::path json_path = scratch("stop.json"), csv_path = scratch("stop.csv");
   const testing::RunResult r = testing::run_gnbench(
-      {{"run", kDefault, "--variant", "seed,gn_fused_v4", "--problem", "small_n8_*", "--mode",
+      {{"run", kDefaultConfig, "--variant", "seed,gn_fused_v4", "--problem", "small_n8_*", "--mode",
         "both", "-q", "--json", json_path.string(), "--csv", csv_path.string()},
        120});
   ASSERT_EQ(r.exit_code, 0) << r.describe();
@@ -59,7 +60,7 @@ TEST(TimingCli, DefaultSettingsRecordTheStopRule) {
 TEST(TimingCli, FlushMethodIsChosenAndRecorded) {
   const fs::path json_path = scratch("fill.json");
   const testing::RunResult fill = testing::run_gnbench(
-      {{"run", kDefault, "--variant", "seed", "--problem", "small_n8_*", "--flush", "fill",
+      {{"run", kDefaultConfig, "--variant", "seed", "--problem", "small_n8_*", "--flush", "fill",
         "--samples", "3", "-q", "--json", json_path.string()},
        120});
   ASSERT_EQ(fill.exit_code, 0) << fill.describe();
@@ -67,7 +68,7 @@ TEST(TimingCli, FlushMethodIsChosenAndRecorded) {
   EXPECT_EQ(doc.at("context").at("gnbench").at("timing_mode"), "cold+fill-flush");
 
   const testing::RunResult bad = testing::run_gnbench(
-      {{"run", kDefault, "--variant", "seed", "--flush", "evict", "--no-timing"}, 60});
+      {{"run", kDefaultConfig, "--variant", "seed", "--flush", "evict", "--no-timing"}, 60});
   EXPECT_EQ(bad.exit_code, 2) << bad.describe();
   EXPECT_NE(bad.err.find("--flush"), std::string::npos) << bad.err;
 }
@@ -77,9 +78,9 @@ TEST(TimingCli, FlushMethodIsChosenAndRecorded) {
 double seed_hot_median(const std::string& name, const std::vector<std::string>& extra,
                        std::string& mode) {
   const fs::path json_path = scratch(name);
-  std::vector<std::string> args{"run",       kDefault,     "--variant",       "seed",
-                                "--problem", "small_n8_*", "--samples",       "5",
-                                "-q",        "--json",     json_path.string()};
+  std::vector<std::string> args{"run",       kDefaultConfig, "--variant",       "seed",
+                                "--problem", "small_n8_*",   "--samples",       "5",
+                                "-q",        "--json",       json_path.string()};
   args.insert(args.end(), extra.begin(), extra.end());
   const testing::RunResult r = testing::run_gnbench({args, 180});
   EXPECT_EQ(r.exit_code, 0) << r.describe();
@@ -112,7 +113,7 @@ TEST(TimingCli, HotBatchTimesSeveralRunsPerSampleAndIsRecorded) {
            {"--hot-batch", "x"},
            {"--hot-batch", "3"},  // the default mode is cold
            {"--hot-batch", "3", "--mode", "hot", "--no-timing"}}) {
-    std::vector<std::string> args{"run", kDefault, "--variant", "seed"};
+    std::vector<std::string> args{"run", kDefaultConfig, "--variant", "seed"};
     args.insert(args.end(), bad.begin(), bad.end());
     const testing::RunResult r = testing::run_gnbench({args, 60});
     EXPECT_EQ(r.exit_code, 2) << r.describe();

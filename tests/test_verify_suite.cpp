@@ -16,18 +16,19 @@
 #include "cli/report/coverage.hpp"
 #include "kernels/runtime/variant_runner.hpp"
 #include "kernels/runtime/vulkan_context.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::string kSource = GNBENCH_SOURCE_DIR;
+using testing::kSourceDir;
 const std::string kBroken = GNBENCH_BROKEN_KERNELS_DIR;
-const std::string kSuite = kSource + "/configs/verify.json";
+const std::string kSuite = kSourceDir + "/configs/verify.json";
 const Progress kQuiet = [](const std::string&, size_t, size_t) {};
 
 BenchOptions verify_only(const std::vector<std::string>& variants) {
   BenchOptions o;
-  o.kernel_folders = {kSource + "/kernels", kBroken};
+  o.kernel_folders = {kSourceDir + "/kernels", kBroken};
   o.variants = variants;
   o.timing = false;
   o.measure_copy_bandwidth = false;
@@ -42,11 +43,11 @@ BenchOptions verify_only(const std::vector<std::string>& variants) {
 // groups) and gn_onchip_* on its onchip_fold_* problems (at N < 24, hundreds of thousands of
 // channels), too large to run every variant on.
 TEST(VerifySuite, ReachesEveryRegimeEveryVariantAllows) {
-  const auto variants = load_manifests({kSource + "/kernels"});
+  const auto variants = load_manifests({kSourceDir + "/kernels"});
   std::vector<std::string> names;
   for (const auto& v : variants) names.push_back(v.name);
   const auto suite = load_config_file(kSuite);
-  const auto fold = load_config_file(kSource + "/configs/verify_fold.json");
+  const auto fold = load_config_file(kSourceDir + "/configs/verify_fold.json");
   std::vector<std::string> fold_names;
   for (const Problem& p : fold) fold_names.push_back(p.name);
   const std::vector<std::pair<std::vector<std::string>, std::string>> fold_runs = {
