@@ -99,7 +99,7 @@ std::vector<std::string> subcommand_names() {
   return names;
 }
 
-const Registered& find(const std::string& name) {
+const Registered& find_registered(const std::string& name) {
   for (const auto& r : registered())
     if (r.name == name) return r;
   throw std::runtime_error("no subcommand " + name);
@@ -115,7 +115,7 @@ TEST(CliWiring, TopLevelHelpListsExactlyTheRegisteredSubcommands) {
   for (std::string line; std::getline(lines, line) && !line.empty();) {
     const auto cells = testing::table_cells(line.substr(line.find_first_not_of(' ')));
     listed.push_back(cells.at(0));
-    EXPECT_EQ(cells.at(1), find(cells.at(0)).description) << line;
+    EXPECT_EQ(cells.at(1), find_registered(cells.at(0)).description) << line;
   }
   EXPECT_EQ(listed, subcommand_names());  // and in registration order
 }
@@ -168,7 +168,7 @@ TEST(CliWiring, EachSubcommandRegistersItsOptions) {
 
 class SubcommandWiring : public ::testing::TestWithParam<std::string> {
  protected:
-  const Registered& sub() const { return find(GetParam()); }
+  const Registered& sub() const { return find_registered(GetParam()); }
 };
 
 TEST_P(SubcommandWiring, HelpListsEveryRegisteredOption) {

@@ -16,8 +16,8 @@
 namespace gnbench {
 namespace {
 
-EntryRecord timed_entry(const std::string& problem, const std::string& variant, double median_ns,
-                        Verdict verdict = Verdict::kPass) {
+EntryRecord report_entry(const std::string& problem, const std::string& variant, double median_ns,
+                         Verdict verdict = Verdict::kPass) {
   EntryRecord e;
   e.problem.name = problem;
   e.problem.shape = {2, 8, 16, 4};
@@ -50,8 +50,8 @@ std::string printed(const ComparisonReport& r, bool all) {
 }
 
 TEST(CompareReport, ShowsIntervalPAndGeometricMean) {
-  RunRecords base = records_of({timed_entry("a", "v", 100e3), timed_entry("b", "v", 100e3)});
-  RunRecords cur = records_of({timed_entry("a", "v", 130e3), timed_entry("b", "v", 100e3)});
+  RunRecords base = records_of({report_entry("a", "v", 100e3), report_entry("b", "v", 100e3)});
+  RunRecords cur = records_of({report_entry("a", "v", 130e3), report_entry("b", "v", 100e3)});
   const std::string text = printed(compare_runs(base, cur, {}), false);
   EXPECT_NE(text.find("interval"), std::string::npos) << text;
   EXPECT_NE(text.find("[+29."), std::string::npos) << text;  // a: about +30 %
@@ -62,11 +62,11 @@ TEST(CompareReport, ShowsIntervalPAndGeometricMean) {
 }
 
 TEST(CompareReport, SkipRowsAndBaselineOnlyEntriesAreCountedUnlessAll) {
-  std::vector<EntryRecord> b{timed_entry("a", "v", 1e3)}, c{timed_entry("a", "v", 1e3)};
+  std::vector<EntryRecord> b{report_entry("a", "v", 1e3)}, c{report_entry("a", "v", 1e3)};
   for (int i = 0; i < 4; ++i) {
-    b.push_back(timed_entry("s" + std::to_string(i), "v", 0, Verdict::kSkipped));
-    c.push_back(timed_entry("s" + std::to_string(i), "v", 0, Verdict::kSkipped));
-    b.push_back(timed_entry("gone" + std::to_string(i), "v", 1e3));
+    b.push_back(report_entry("s" + std::to_string(i), "v", 0, Verdict::kSkipped));
+    c.push_back(report_entry("s" + std::to_string(i), "v", 0, Verdict::kSkipped));
+    b.push_back(report_entry("gone" + std::to_string(i), "v", 1e3));
   }
   const ComparisonReport r = compare_runs(records_of(b), records_of(c), {});
   const std::string brief = printed(r, false), all = printed(r, true);
@@ -80,9 +80,9 @@ TEST(CompareReport, SkipRowsAndBaselineOnlyEntriesAreCountedUnlessAll) {
 }
 
 TEST(CompareVariants, PairsTwoVariantsPerProblem) {
-  RunRecords one = records_of({timed_entry("p1", "seed", 100e3), timed_entry("p1", "fast", 50e3),
-                               timed_entry("p1", "other", 10e3), timed_entry("p2", "seed", 80e3),
-                               timed_entry("p3", "fast", 1e3)});
+  RunRecords one = records_of({report_entry("p1", "seed", 100e3), report_entry("p1", "fast", 50e3),
+                               report_entry("p1", "other", 10e3), report_entry("p2", "seed", 80e3),
+                               report_entry("p3", "fast", 1e3)});
   auto [a, b] = split_by_variants(one, "seed", "fast", "f.json");
   ComparisonReport r = compare_runs(a, b, {});
   ASSERT_EQ(r.entries.size(), 1u);
@@ -111,7 +111,7 @@ void write_gzip(const std::string& path, const std::string& text) {
 TEST(ResultsGzip, ReadsCompressedResultsAndRefusesCorruptOnes) {
   testing::TempDir dir("gz");
   const RunRecords r =
-      records_of({timed_entry("p", "v", 5e3), timed_entry("q", "w", 0, Verdict::kSkipped)});
+      records_of({report_entry("p", "v", 5e3), report_entry("q", "w", 0, Verdict::kSkipped)});
   const std::string text = results_to_json(r).dump(1);
   write_gzip(dir / "r.json.gz", text);
   const RunRecords back = read_results_file(dir / "r.json.gz");
@@ -150,7 +150,7 @@ TEST(ResultsGzip, OldStoredResultsStillRead) {
 }
 
 TEST(ResultsJson, PerSampleRowsOnlyOnRequest) {
-  const RunRecords r = records_of({timed_entry("p", "v", 5e3)});
+  const RunRecords r = records_of({report_entry("p", "v", 5e3)});
   auto rows = [](const nlohmann::json& j, const std::string& type) {
     size_t n = 0;
     for (const auto& b : j["benchmarks"]) n += b["run_type"] == type;

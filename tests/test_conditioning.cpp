@@ -50,7 +50,7 @@ struct Case {
 
 // Small groups (1 to 8 elements) and eps log-uniform over 1e-12..1e-1, so most cases have
 // eps many decades below the group variance.
-Case draw(std::mt19937_64& rng) {
+Case draw_case(std::mt19937_64& rng) {
   std::uniform_int_distribution<uint32_t> small(1, 4), batch(1, 4), groups(1, 6);
   std::uniform_real_distribution<double> log_eps(-12, -1);
   std::normal_distribution<float> normal;
@@ -85,7 +85,7 @@ TEST(Conditioning, CorrectFloat32KernelPassesResidualGroups) {
   std::mt19937_64 rng(seed);
   int residual_cases = 0;
   for (int i = 0; i < 400; ++i) {
-    const Case c = draw(rng);
+    const Case c = draw_case(rng);
     if (mean_over_spread(c) > 100) continue;  // rare: two nearly equal values in a group
     const ReferenceOutputs ref = reference::backward(c.shape, c.inputs, c.eps);
     const GpuOutputs gpu = float32_backward(c.shape, c.inputs, c.eps, false);
@@ -107,7 +107,7 @@ TEST(Conditioning, KernelDroppingATermIsStillCaught) {
   std::mt19937_64 rng(seed);
   int caught = 0, cases = 0;
   for (int i = 0; i < 400; ++i) {
-    const Case c = draw(rng);
+    const Case c = draw_case(rng);
     if (c.shape.group_size() < 2) continue;  // one-element groups have no mean term to drop
     const ReferenceOutputs ref = reference::backward(c.shape, c.inputs, c.eps);
     const GpuOutputs gpu = float32_backward(c.shape, c.inputs, c.eps, true);

@@ -197,7 +197,7 @@ DeviceLimits lavapipe_limits() {
   return l;
 }
 
-Problem problem_of(const std::string& name, Shape shape) {
+Problem config_problem_of(const std::string& name, Shape shape) {
   Problem p;
   p.name = name;
   p.shape = shape;
@@ -216,7 +216,7 @@ std::string device_error(const Problem& p, const DeviceLimits& l, uint64_t extra
 
 TEST(DeviceLimitsCheck, StorageBufferRange) {
   DeviceLimits l = lavapipe_limits();
-  Problem exact = problem_of("sd_vae_256x256x256", {2, 256, 65536, 32});
+  Problem exact = config_problem_of("sd_vae_256x256x256", {2, 256, 65536, 32});
   ASSERT_EQ(exact.shape.tensor_bytes(), 134217728u);
   EXPECT_NO_THROW(validate_against_device(exact, l, 0, "configs/standard.json"));
 
@@ -228,11 +228,11 @@ TEST(DeviceLimitsCheck, StorageBufferRange) {
       "the device's maxStorageBufferRange 134217727");
 
   l = lavapipe_limits();
-  Problem one_more = problem_of("x", {1, 1, 33554433, 1});  // 4 bytes over
+  Problem one_more = config_problem_of("x", {1, 1, 33554433, 1});  // 4 bytes over
   EXPECT_EQ(device_error(one_more, l),
             "configs/standard.json: problem 'x': tensor x is 134217732 bytes, over the device's "
             "maxStorageBufferRange 134217728");
-  Problem larger = problem_of("x", {4, 256, 65536, 32});
+  Problem larger = config_problem_of("x", {4, 256, 65536, 32});
   EXPECT_EQ(device_error(larger, l),
             "configs/standard.json: problem 'x': tensor x is 268435456 bytes, over the device's "
             "maxStorageBufferRange 134217728");
@@ -240,7 +240,7 @@ TEST(DeviceLimitsCheck, StorageBufferRange) {
 
 TEST(DeviceLimitsCheck, AllocationSizeAndTotalMemory) {
   DeviceLimits l = lavapipe_limits();
-  Problem p = problem_of("p", {1, 1024, 1024, 32});  // 4 MiB per tensor
+  Problem p = config_problem_of("p", {1, 1024, 1024, 32});  // 4 MiB per tensor
   l.max_memory_allocation_size = (4u << 20) - 1;
   std::string msg = device_error(p, l);
   EXPECT_NE(

@@ -25,7 +25,7 @@ std::vector<std::string> split(const std::string& line) {  // no quoted fields i
   return out;
 }
 
-TimingResult timing(const std::string& mode, double median_ns) {
+TimingResult figures_timing(const std::string& mode, double median_ns) {
   TimingResult t;
   t.mode = mode;
   t.total.samples = 10;
@@ -50,8 +50,8 @@ RunRecords random_run(std::mt19937_64& rng) {
     e.trials = 1;
     e.required_bytes = 4 * (3 * e.problem.shape.elements() + 3 * 32);
     e.actual_bytes = rng() % 2 ? e.required_bytes + rng() % 4096 : 0;
-    if (rng() % 3) e.cold = timing("cold", ns(rng));
-    if (rng() % 3) e.hot = timing("hot", ns(rng));
+    if (rng() % 3) e.cold = figures_timing("cold", ns(rng));
+    if (rng() % 3) e.hot = figures_timing("hot", ns(rng));
     if (rng() % 3 == 0) {  // a run over several devices: its own device's bandwidth
       e.device = "gpu" + std::to_string(rng() % 2);
       e.device_copy_gbps = gbps(rng);

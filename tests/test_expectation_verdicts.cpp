@@ -31,7 +31,7 @@ std::vector<Problem> problems_expecting(const std::string& tensors) {
   return problems;
 }
 
-RunRecords run(const std::string& variant, const std::vector<Problem>& problems) {
+RunRecords run_expecting(const std::string& variant, const std::vector<Problem>& problems) {
   BenchOptions o;
   o.kernel_folders = {kSourceDir + "/kernels", kBroken};
   o.variants = {variant};
@@ -51,7 +51,7 @@ std::string sci(double v) {
 TEST(ExpectationVerdicts, TheBoundSeparatesXfailFromFail) {
   // broken_fp16_output: grad_input above tolerance, finite and written.
   const RunRecords loose =
-      run("broken_fp16_output", problems_expecting(R"({"grad_input": {"kinds": ["error"],
+      run_expecting("broken_fp16_output", problems_expecting(R"({"grad_input": {"kinds": ["error"],
                                                       "max_scaled": 1e30, "l2_rel": 1e30}})"));
   double worst = 0;
   size_t xfail = 0;
@@ -66,9 +66,9 @@ TEST(ExpectationVerdicts, TheBoundSeparatesXfailFromFail) {
 
   // Half the worst error as the bound: the entry that reached it is now FAIL.
   const RunRecords tight =
-      run("broken_fp16_output",
-          problems_expecting(R"({"grad_input": {"kinds": ["error"], "max_scaled": )" +
-                             sci(std::max(worst / 2, 1.01e-3)) + "}}"));
+      run_expecting("broken_fp16_output",
+                    problems_expecting(R"({"grad_input": {"kinds": ["error"], "max_scaled": )" +
+                                       sci(std::max(worst / 2, 1.01e-3)) + "}}"));
   size_t fail = 0;
   for (const auto& e : tight.entries)
     if (e.verdict == Verdict::kFail) {
@@ -88,7 +88,7 @@ TEST(ExpectationVerdicts, AnotherKindOrTensorIsFail) {
   for (const auto& [variant, why] :
        {std::pair<std::string, std::string>{"broken_skip_tail", "unwritten elements, not declared"},
         {"broken_off_by_one", "grad_weight failed but is not declared"}}) {
-    const RunRecords r = run(variant, problems);
+    const RunRecords r = run_expecting(variant, problems);
     ASSERT_EQ(r.entries.size(), problems.size());
     size_t fail = 0;
     for (const auto& e : r.entries) {

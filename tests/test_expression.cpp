@@ -25,7 +25,7 @@ int64_t eval(const std::string& text, const Variables& vars = {}) {
 }
 
 // The ConfigError message of parsing and evaluating `text` ("" and a failure when none).
-std::string error_of(const std::string& text, const Variables& vars = {}) {
+std::string expression_error_of(const std::string& text, const Variables& vars = {}) {
   try {
     Expression e(text, kWhere);
     e.evaluate(vars);
@@ -37,9 +37,9 @@ std::string error_of(const std::string& text, const Variables& vars = {}) {
 }
 
 // The message starts with the location, quotes the expression and holds every piece.
-void expect_error(const std::string& text, std::initializer_list<std::string> pieces,
-                  const Variables& vars = {}) {
-  const std::string msg = error_of(text, vars);
+void expect_expression_error(const std::string& text, std::initializer_list<std::string> pieces,
+                             const Variables& vars = {}) {
+  const std::string msg = expression_error_of(text, vars);
   SCOPED_TRACE("expression: " + text + "\nmessage: " + msg);
   // Long expressions are quoted by their start and length, so the reason stays in view.
   const std::string quote = text.size() <= 200 ? "'" + text + "'"
@@ -164,8 +164,8 @@ TEST(Expression, ShortCircuit) {
   EXPECT_EQ(eval("0 && nope"), 0);
   EXPECT_EQ(eval("1 || nope"), 1);
   // ...but the right side is evaluated when it decides.
-  expect_error("1 && 1 / 0", {"division by zero"});
-  expect_error("0 || nope", {"unknown name 'nope'"});
+  expect_expression_error("1 && 1 / 0", {"division by zero"});
+  expect_expression_error("0 || nope", {"unknown name 'nope'"});
 }
 
 TEST(Expression, VariablesAndReuse) {
@@ -186,49 +186,50 @@ TEST(Expression, VariablesAndReuse) {
 }
 
 TEST(Expression, UnknownNameListsKnownNames) {
-  expect_error("N * Q", {"unknown name 'Q'", "known: C, CPG, G, HW, N"}, kShape);
-  expect_error("n", {"unknown name 'n'", "N"}, kShape);  // names are case-sensitive
-  expect_error("x", {"unknown name 'x'", "(known: )"});
+  expect_expression_error("N * Q", {"unknown name 'Q'", "known: C, CPG, G, HW, N"}, kShape);
+  expect_expression_error("n", {"unknown name 'n'", "N"}, kShape);  // names are case-sensitive
+  expect_expression_error("x", {"unknown name 'x'", "(known: )"});
 }
 
 TEST(Expression, DivisionByZero) {
-  expect_error("1 / 0", {"division by zero"});
-  expect_error("1 % 0", {"division by zero"});
-  expect_error("C / (G - 8)", {"division by zero"}, kShape);
-  expect_error("ceil_div(7, 0)", {"ceil_div by 0"});
-  expect_error("ceil_div(7, -2)", {"ceil_div by -2"});
+  expect_expression_error("1 / 0", {"division by zero"});
+  expect_expression_error("1 % 0", {"division by zero"});
+  expect_expression_error("C / (G - 8)", {"division by zero"}, kShape);
+  expect_expression_error("ceil_div(7, 0)", {"ceil_div by 0"});
+  expect_expression_error("ceil_div(7, -2)", {"ceil_div by -2"});
 }
 
 TEST(Expression, Overflow) {
-  expect_error("9223372036854775807 + 1", {"integer overflow"});
-  expect_error("-9223372036854775807 - 2", {"integer overflow"});
-  expect_error("4294967296 * 4294967296", {"integer overflow"});
-  expect_error("N * N * N * N", {"integer overflow"}, {{"N", 1 << 20}});
+  expect_expression_error("9223372036854775807 + 1", {"integer overflow"});
+  expect_expression_error("-9223372036854775807 - 2", {"integer overflow"});
+  expect_expression_error("4294967296 * 4294967296", {"integer overflow"});
+  expect_expression_error("N * N * N * N", {"integer overflow"}, {{"N", 1 << 20}});
   // The corner cases of two's complement: negating INT64_MIN, INT64_MIN / -1 (a hardware trap
   // on x86 when not checked); INT64_MIN % -1 is 0.
-  expect_error("-(-9223372036854775807 - 1)", {"integer overflow"});
-  expect_error("(-9223372036854775807 - 1) / -1", {"integer overflow"});
+  expect_expression_error("-(-9223372036854775807 - 1)", {"integer overflow"});
+  expect_expression_error("(-9223372036854775807 - 1) / -1", {"integer overflow"});
   EXPECT_EQ(eval("(-9223372036854775807 - 1) % -1"), 0);
-  expect_error("99999999999999999999", {"number too large", "at column"});
-  expect_error("9223372036854775808", {"number too large"});
+  expect_expression_error("99999999999999999999", {"number too large", "at column"});
+  expect_expression_error("9223372036854775808", {"number too large"});
 }
 
 TEST(Expression, SyntaxErrorsNameTheColumn) {
-  expect_error("", {"unexpected end", "at column 1"});
-  expect_error("N +", {"unexpected end", "at column 4"});
-  expect_error("(N + 1", {"expected ')'", "at column 7"});
-  expect_error("N N", {"unexpected 'N'", "at column 3"});
-  expect_error("N $ 2", {"unexpected '$'", "at column 3"});
-  expect_error("1 = 2", {"unexpected '='", "at column 3"});
-  expect_error("a & b", {"unexpected '&'", "at column 3"});
-  expect_error("2N", {"unexpected 'N'", "at column 2"});
-  expect_error("* 2", {"unexpected '*'", "at column 1"});
-  expect_error(")", {"unexpected ')'", "at column 1"});
-  expect_error("min(1)", {"expected ','", "min()", "at column 6"});
-  expect_error("max(1, 2, 3)", {"expected ')' closing max()", "at column 9"});
-  expect_error("foo(1, 2)", {"unknown function 'foo'", "ceil_div, min, max", "at column 1"});
-  expect_error("3 + sqrt(4)", {"unknown function 'sqrt'", "at column 5"});
-  expect_error("1.5", {"unexpected '.'", "at column 2"});
+  expect_expression_error("", {"unexpected end", "at column 1"});
+  expect_expression_error("N +", {"unexpected end", "at column 4"});
+  expect_expression_error("(N + 1", {"expected ')'", "at column 7"});
+  expect_expression_error("N N", {"unexpected 'N'", "at column 3"});
+  expect_expression_error("N $ 2", {"unexpected '$'", "at column 3"});
+  expect_expression_error("1 = 2", {"unexpected '='", "at column 3"});
+  expect_expression_error("a & b", {"unexpected '&'", "at column 3"});
+  expect_expression_error("2N", {"unexpected 'N'", "at column 2"});
+  expect_expression_error("* 2", {"unexpected '*'", "at column 1"});
+  expect_expression_error(")", {"unexpected ')'", "at column 1"});
+  expect_expression_error("min(1)", {"expected ','", "min()", "at column 6"});
+  expect_expression_error("max(1, 2, 3)", {"expected ')' closing max()", "at column 9"});
+  expect_expression_error("foo(1, 2)",
+                          {"unknown function 'foo'", "ceil_div, min, max", "at column 1"});
+  expect_expression_error("3 + sqrt(4)", {"unknown function 'sqrt'", "at column 5"});
+  expect_expression_error("1.5", {"unexpected '.'", "at column 2"});
 }
 
 // A skip reason a user can check: the values of the names the condition uses, then its first
@@ -312,8 +313,9 @@ TEST(Expression, NestingIsBoundedNotTheLength) {
   for (int depth : {65, 2000}) {  // 2000 calls: 14000 characters, under the length bound
     for (const std::string& text : {wrap(depth, "(", "1", ")"), wrap(depth, "- ", "1", ""),
                                     wrap(depth, "min(1, ", "1", ")")}) {
-      expect_error(text, {"nested deeper than 64 levels"});
-      EXPECT_LT(error_of(text).size(), 400u);  // quoted by its start: the reason stays in view
+      expect_expression_error(text, {"nested deeper than 64 levels"});
+      EXPECT_LT(expression_error_of(text).size(),
+                400u);  // quoted by its start: the reason stays in view
     }
   }
   auto sum_of_ones = [](int terms) {
@@ -322,9 +324,9 @@ TEST(Expression, NestingIsBoundedNotTheLength) {
     return text;
   };
   EXPECT_EQ(eval(sum_of_ones(500)), 500);
-  expect_error(sum_of_ones(600), {"nested deeper than 512 operations"});
+  expect_expression_error(sum_of_ones(600), {"nested deeper than 512 operations"});
   const std::string too_long = "1" + std::string(16384, ' ');
-  const std::string msg = error_of(too_long);
+  const std::string msg = expression_error_of(too_long);
   EXPECT_NE(msg.find("longer than 16384 characters"), std::string::npos) << msg;
 }
 

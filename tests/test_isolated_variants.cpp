@@ -36,8 +36,8 @@ std::vector<Problem> random_problems(uint32_t seed, int count, const std::string
 }
 
 // The broken folder first, so its variants run before the seed on every problem.
-RunRecords run(const std::vector<std::string>& variants, const std::vector<Problem>& problems,
-               bool hot_timing) {
+RunRecords run_isolated(const std::vector<std::string>& variants,
+                        const std::vector<Problem>& problems, bool hot_timing) {
   BenchOptions o;
   o.kernel_folders = {kBroken, kSourceDir + "/kernels"};
   o.variants = variants;
@@ -77,7 +77,7 @@ void expect_blamed_and_isolated(const RunRecords& records, const std::string& br
 
 TEST(IsolatedVariants, AWriteIntoAnInputIsBlamedOnItsVariantAndUndone) {
   const auto problems = random_problems(15, 3);
-  expect_blamed_and_isolated(run({"broken_writes_input", "seed"}, problems, false),
+  expect_blamed_and_isolated(run_isolated({"broken_writes_input", "seed"}, problems, false),
                              "broken_writes_input", "grad_out", true,
                              "during its verification runs");
 }
@@ -85,10 +85,11 @@ TEST(IsolatedVariants, AWriteIntoAnInputIsBlamedOnItsVariantAndUndone) {
 TEST(IsolatedVariants, AWriteOnlyDuringTimingIsCaughtAfterTiming) {
   const auto problems = random_problems(16, 2);
   // Verification alone cannot see it: the kernel only writes when its output is not poisoned.
-  const RunRecords untimed = run({"broken_writes_input_when_timed"}, problems, false);
+  const RunRecords untimed = run_isolated({"broken_writes_input_when_timed"}, problems, false);
   for (const auto& e : untimed.entries) EXPECT_EQ(e.verdict, Verdict::kPass) << e.message;
-  expect_blamed_and_isolated(run({"broken_writes_input_when_timed", "seed"}, problems, true),
-                             "broken_writes_input_when_timed", "x", false, "during its timed runs");
+  expect_blamed_and_isolated(
+      run_isolated({"broken_writes_input_when_timed", "seed"}, problems, true),
+      "broken_writes_input_when_timed", "x", false, "during its timed runs");
 }
 
 // A "zero" scratch buffer is zero-filled before poisoned runs only, so a variant that leaves it
@@ -97,7 +98,7 @@ TEST(IsolatedVariants, AWriteOnlyDuringTimingIsCaughtAfterTiming) {
 TEST(IsolatedVariants, ZeroFilledScratchLeftNonZeroIsAnError) {
   const auto problems = random_problems(18, 2);
   for (bool timed : {false, true}) {
-    const RunRecords records = run({"broken_counter_kept", "seed"}, problems, timed);
+    const RunRecords records = run_isolated({"broken_counter_kept", "seed"}, problems, timed);
     ASSERT_EQ(records.entries.size(), 4u);
     for (size_t i = 0; i < records.entries.size(); i += 2) {
       const EntryRecord& bad = records.entries[i];
@@ -119,7 +120,7 @@ TEST(IsolatedVariants, AnExpectationDoesNotCoverAnInputWrite) {
       17, 1,
       R"(, "expect": {"verdict": "fail", "variants": ["broken_writes_input"], "tensors": {"grad_input": )" +
           all + R"(, "grad_weight": )" + all + R"(, "grad_bias": )" + all + "}}");
-  const RunRecords records = run({"broken_writes_input", "seed"}, problems, false);
+  const RunRecords records = run_isolated({"broken_writes_input", "seed"}, problems, false);
   ASSERT_EQ(records.entries.size(), 2u);
   EXPECT_EQ(records.entries[0].verdict, Verdict::kFail) << records.entries[0].message;
   EXPECT_NE(records.entries[0].message.find("not the declared failure (it wrote into an input)"),

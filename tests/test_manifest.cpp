@@ -26,7 +26,7 @@ namespace fs = std::filesystem;
 const fs::path kKernels = fs::path(GNBENCH_SOURCE_DIR) / "kernels";
 const fs::path kManifests = fs::path(GNBENCH_TEST_DATA_DIR) / "manifests";
 
-std::string error_of(const std::vector<fs::path>& folders) {
+std::string manifest_error_of(const std::vector<fs::path>& folders) {
   try {
     load_manifests(folders);
   } catch (const ConfigError& e) {
@@ -35,7 +35,7 @@ std::string error_of(const std::vector<fs::path>& folders) {
   return "no ConfigError";
 }
 
-const VariantSpec& find(const std::vector<VariantSpec>& variants, const std::string& name) {
+const VariantSpec& find_variant(const std::vector<VariantSpec>& variants, const std::string& name) {
   auto it = std::find_if(variants.begin(), variants.end(),
                          [&](const VariantSpec& v) { return v.name == name; });
   if (it == variants.end()) throw std::runtime_error("no variant " + name);
@@ -120,7 +120,7 @@ TEST(Manifest, EveryVariantRunsOnTheVerificationConfigs) {
 
 TEST(Manifest, SeedHasTwoStages) {
   const auto variants = load_manifests({kKernels});
-  const VariantSpec& seed = find(variants, "seed");
+  const VariantSpec& seed = find_variant(variants, "seed");
   EXPECT_EQ(seed.manifest, kKernels / "seed.json");
   EXPECT_TRUE(seed.deterministic);
   EXPECT_TRUE(seed.requires_features.empty());
@@ -235,29 +235,29 @@ TEST_F(ManifestFolder, VariantsListAndDefaults) {
 
 TEST_F(ManifestFolder, VariantsMustBeTheOnlyTopLevelField) {
   std::ofstream(dir / "a.json") << R"({"variants": [)" << variant("one") << R"(], "name": "x"})";
-  const std::string msg = error_of({dir});
+  const std::string msg = manifest_error_of({dir});
   EXPECT_EQ(msg.rfind((dir / "a.json").string() + ": ", 0), 0u) << msg;
   EXPECT_NE(msg.find("'variants'"), std::string::npos) << msg;
 }
 
 TEST_F(ManifestFolder, MissingOrEmptyFolder) {
-  std::string msg = error_of({dir / "nope"});
+  std::string msg = manifest_error_of({dir / "nope"});
   EXPECT_EQ(msg.rfind((dir / "nope").string() + ": not a kernels folder", 0), 0u) << msg;
   fs::create_directories(dir / "empty");
-  msg = error_of({dir / "empty"});
+  msg = manifest_error_of({dir / "empty"});
   EXPECT_EQ(msg.rfind((dir / "empty").string() + ": no *.json", 0), 0u) << msg;
 }
 
 TEST_F(ManifestFolder, SameFolderTwiceDuplicatesEveryName) {
   std::ofstream(dir / "a.json") << variant("one");
-  const std::string msg = error_of({dir, dir});
+  const std::string msg = manifest_error_of({dir, dir});
   EXPECT_EQ(msg.rfind((dir / "a.json").string() + ": ", 0), 0u) << msg;
   EXPECT_NE(msg.find("variant 'one'"), std::string::npos) << msg;
 }
 
 TEST_F(ManifestFolder, ShippedNameCannotBeRedefined) {
   std::ofstream(dir / "mine.json") << variant("seed");
-  const std::string msg = error_of({kKernels, dir});
+  const std::string msg = manifest_error_of({kKernels, dir});
   EXPECT_EQ(msg.rfind((dir / "mine.json").string() + ": variant 'seed'", 0), 0u) << msg;
   EXPECT_NE(msg.find("field 'name'"), std::string::npos) << msg;
   EXPECT_NE(msg.find((kKernels / "seed.json").string()), std::string::npos) << msg;
@@ -346,7 +346,7 @@ TEST_P(BadManifest, IsRejectedNamingFileAndField) {
   auto it = bad_cases().find(name);
   ASSERT_NE(it, bad_cases().end()) << "add " << name << " to bad_cases()";
   const fs::path folder = kManifests / "bad" / name;
-  const std::string msg = error_of({folder});
+  const std::string msg = manifest_error_of({folder});
   SCOPED_TRACE("message: " + msg);
   const std::string file = (folder / it->second.file).string();
   EXPECT_EQ(msg.rfind(file + ":", 0), 0u);  // "<file>: " or "<file>:<line>:<column>: "
@@ -354,7 +354,7 @@ TEST_P(BadManifest, IsRejectedNamingFileAndField) {
   for (const auto& piece : it->second.pieces)
     EXPECT_NE(msg.find(piece), std::string::npos) << piece;
   // The same corpus folder after the shipped kernels fails the same way.
-  EXPECT_EQ(error_of({kKernels, folder}), msg);
+  EXPECT_EQ(manifest_error_of({kKernels, folder}), msg);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BadManifest, ::testing::ValuesIn(corpus_folders()),

@@ -12,7 +12,8 @@
 namespace gnbench {
 namespace {
 
-EntryRecord entry(const std::string& problem, const std::string& variant, double median_ns = 1e3) {
+EntryRecord merge_entry(const std::string& problem, const std::string& variant,
+                        double median_ns = 1e3) {
   EntryRecord e;
   e.problem.name = problem;
   e.problem.shape = {2, 8, 16, 4};
@@ -46,10 +47,10 @@ std::vector<std::string> names(const RunRecords& r) {
 }
 
 TEST(Merge, ConcatenatesInOrderWithTheFirstContext) {
-  auto a = input("a.json", {entry("p1", "v"), entry("p3", "v")});
+  auto a = input("a.json", {merge_entry("p1", "v"), merge_entry("p3", "v")});
   a.records.context.shard = "1/2";
   a.records.context.copy_gbps = 42;
-  auto b = input("b.json", {entry("p2", "v")});
+  auto b = input("b.json", {merge_entry("p2", "v")});
   b.records.context.shard = "2/2";
   RunRecords m = merge_runs({a, b}, {});
   EXPECT_EQ(names(m), (std::vector<std::string>{"p1/v", "p3/v", "p2/v"}));
@@ -62,15 +63,15 @@ TEST(Merge, ConcatenatesInOrderWithTheFirstContext) {
 }
 
 TEST(Merge, IdenticalRepeatsAreKeptOnce) {
-  auto a = input("a.json", {entry("p", "v")});
-  auto b = input("b.json", {entry("p", "v"), entry("q", "v")});
+  auto a = input("a.json", {merge_entry("p", "v")});
+  auto b = input("b.json", {merge_entry("p", "v"), merge_entry("q", "v")});
   RunRecords m = merge_runs({a, b}, {});
   EXPECT_EQ(names(m), (std::vector<std::string>{"p/v", "q/v"}));
 }
 
 TEST(Merge, DifferentResultsForOneEntryAreAnError) {
-  auto a = input("a.json", {entry("p", "v", 1e3)});
-  auto b = input("b.json", {entry("p", "v", 2e3)});
+  auto a = input("a.json", {merge_entry("p", "v", 1e3)});
+  auto b = input("b.json", {merge_entry("p", "v", 2e3)});
   try {
     merge_runs({a, b}, {});
     FAIL() << "no error";
@@ -83,15 +84,15 @@ TEST(Merge, DifferentResultsForOneEntryAreAnError) {
 }
 
 TEST(Merge, OneProblemNameWithTwoDefinitionsIsAnError) {
-  auto a = input("a.json", {entry("p", "v1")});
-  auto b = input("b.json", {entry("p", "v2")});
+  auto a = input("a.json", {merge_entry("p", "v1")});
+  auto b = input("b.json", {merge_entry("p", "v2")});
   b.records.entries[0].problem.shape.batch = 4;
   EXPECT_THROW(merge_runs({a, b}, {}), ConfigError);
 }
 
 TEST(Merge, DifferentDevicesNeedIgnoreDevice) {
-  auto a = input("a.json", {entry("p", "v")}, "dev-a");
-  auto b = input("b.json", {entry("q", "v")}, "dev-b");
+  auto a = input("a.json", {merge_entry("p", "v")}, "dev-a");
+  auto b = input("b.json", {merge_entry("q", "v")}, "dev-b");
   EXPECT_THROW(merge_runs({a, b}, {}), ConfigError);
   std::vector<std::string> warnings;
   RunRecords m = merge_runs({a, b}, {.ignore_device = true}, &warnings);
@@ -101,8 +102,8 @@ TEST(Merge, DifferentDevicesNeedIgnoreDevice) {
 }
 
 TEST(Merge, IncompleteInputsAndMixedModesAreCarried) {
-  auto a = input("a.json", {entry("p", "v")});
-  auto b = input("b.json", {entry("q", "v")});
+  auto a = input("a.json", {merge_entry("p", "v")});
+  auto b = input("b.json", {merge_entry("q", "v")});
   b.records.context.complete = false;
   b.records.context.timing_mode = "hot";
   std::vector<std::string> warnings;
@@ -113,15 +114,15 @@ TEST(Merge, IncompleteInputsAndMixedModesAreCarried) {
 }
 
 TEST(Merge, MergingMergesFlattensTheSourceList) {
-  RunRecords ab =
-      merge_runs({input("a.json", {entry("p", "v")}), input("b.json", {entry("q", "v")})}, {});
+  RunRecords ab = merge_runs(
+      {input("a.json", {merge_entry("p", "v")}), input("b.json", {merge_entry("q", "v")})}, {});
   MergeInput abin{"ab.json", ab};
-  RunRecords m = merge_runs({abin, input("c.json", {entry("r", "v")})}, {});
+  RunRecords m = merge_runs({abin, input("c.json", {merge_entry("r", "v")})}, {});
   EXPECT_EQ(m.context.merged_from, (std::vector<std::string>{"a.json", "b.json", "c.json"}));
 }
 
 TEST(Merge, ShardAndSourcesSurviveTheResultsFile) {
-  RunRecords r = input("a.json", {entry("p", "v")}).records;
+  RunRecords r = input("a.json", {merge_entry("p", "v")}).records;
   r.context.shard = "2/3";
   r.context.merged_from = {"x.json", "y.json"};
   RunRecords back = results_from_json(results_to_json(r), "test");
@@ -134,9 +135,9 @@ TEST(Merge, ShardAndSourcesSurviveTheResultsFile) {
 }
 
 TEST(Merge, PipelineStatisticsAreUnitedAndSurviveTheResultsFile) {
-  auto a = input("a.json", {entry("p", "v")});
+  auto a = input("a.json", {merge_entry("p", "v")});
   a.records.context.pipeline_statistics = {{"v", {{"group", {{"Register Count", 64}}}}}};
-  auto b = input("b.json", {entry("q", "w")});
+  auto b = input("b.json", {merge_entry("q", "w")});
   b.records.context.pipeline_statistics = {{"w", {{"group", {{"Register Count", 40}}}}}};
   RunRecords m = merge_runs({a, b}, {});
   EXPECT_EQ(m.context.pipeline_statistics["v"]["group"]["Register Count"], 64);
@@ -171,9 +172,9 @@ TEST(Merge, TheHighestCopyReadingOfTheDeviceCounts) {
     std::vector<MergeInput> inputs;
     double best = 0, lowest = 1e9;
     for (int k = 0; k < shards; ++k) {
-      EntryRecord e = entry("p" + std::to_string(k), "v", 1e3 + double(rng() % 1000));
+      EntryRecord e = merge_entry("p" + std::to_string(k), "v", 1e3 + double(rng() % 1000));
       e.required_bytes = 1 + rng() % 100000000;
-      EntryRecord shared = entry("common", "v", 2e3);
+      EntryRecord shared = merge_entry("common", "v", 2e3);
       shared.required_bytes = 4000000;
       const double gbps = reading(rng);
       best = std::max(best, gbps);
@@ -181,7 +182,7 @@ TEST(Merge, TheHighestCopyReadingOfTheDeviceCounts) {
       inputs.push_back(measured("s" + std::to_string(k) + ".json", gbps, {e, shared}));
     }
     // Another device, faster still: not this device's copy bandwidth.
-    inputs.push_back(measured("other.json", 9000, {entry("q", "v")}, "dev-b"));
+    inputs.push_back(measured("other.json", 9000, {merge_entry("q", "v")}, "dev-b"));
     std::vector<std::string> warnings;
     RunRecords m = merge_runs(inputs, {.ignore_device = true}, &warnings);
     EXPECT_EQ(m.context.copy_gbps, best);
@@ -205,8 +206,8 @@ TEST(Merge, TheHighestCopyReadingOfTheDeviceCounts) {
 }
 
 TEST(Merge, AGivenCopyFigureStandsForEveryFile) {
-  auto a = measured("a.json", 3000, {entry("p", "v")});
-  auto b = measured("b.json", 2500, {entry("q", "v")});
+  auto a = measured("a.json", 3000, {merge_entry("p", "v")});
+  auto b = measured("b.json", 2500, {merge_entry("q", "v")});
   b.records.context.copy_bandwidth = {{"gbps", 2500}, {"source", "given"}};
   std::vector<std::string> warnings;
   RunRecords m = merge_runs({a, b}, {}, &warnings);

@@ -12,7 +12,7 @@
 namespace gnbench {
 namespace {
 
-TimingResult timing(const std::string& mode, double median_ns) {
+TimingResult printed_timing(const std::string& mode, double median_ns) {
   TimingResult t;
   t.mode = mode;
   t.total = summarize({median_ns * 0.99, median_ns, median_ns * 1.01});
@@ -20,8 +20,8 @@ TimingResult timing(const std::string& mode, double median_ns) {
   return t;
 }
 
-EntryRecord entry(const std::string& variant, std::optional<double> cold_ns,
-                  std::optional<double> hot_ns, Verdict verdict = Verdict::kPass) {
+EntryRecord printed_entry(const std::string& variant, std::optional<double> cold_ns,
+                          std::optional<double> hot_ns, Verdict verdict = Verdict::kPass) {
   EntryRecord e;
   e.problem.name = "p";
   e.problem.shape = {2, 8, 16, 4};
@@ -30,12 +30,12 @@ EntryRecord entry(const std::string& variant, std::optional<double> cold_ns,
   e.verdict = verdict;
   e.trials = verdict == Verdict::kSkipped ? 0 : 1;
   e.required_bytes = 4096;
-  if (cold_ns) e.cold = timing("cold", *cold_ns);
-  if (hot_ns) e.hot = timing("hot", *hot_ns);
+  if (cold_ns) e.cold = printed_timing("cold", *cold_ns);
+  if (hot_ns) e.hot = printed_timing("hot", *hot_ns);
   return e;
 }
 
-RunRecords run(std::vector<EntryRecord> entries, const std::string& mode) {
+RunRecords printed_run(std::vector<EntryRecord> entries, const std::string& mode) {
   RunRecords r;
   r.context.device = {{"name", "Test GPU"}};
   r.context.timing_mode = mode;
@@ -79,10 +79,10 @@ size_t column(const std::vector<std::string>& header, const std::string& name) {
 }
 
 TEST(CsvReport, OneRowPerTimedModeAndOneForUntimedEntries) {
-  const auto rows = csv_rows(
-      csv_report(run({entry("both", 2000, 1000), entry("skipped", {}, {}, Verdict::kSkipped),
-                      entry("hot_only", {}, 3000)},
-                     "cold+hot")));
+  const auto rows = csv_rows(csv_report(printed_run(
+      {printed_entry("both", 2000, 1000), printed_entry("skipped", {}, {}, Verdict::kSkipped),
+       printed_entry("hot_only", {}, 3000)},
+      "cold+hot")));
   ASSERT_EQ(rows.size(), 5u);  // header, both x2, skipped, hot_only
   const auto& h = rows[0];
   for (const auto& r : rows) EXPECT_EQ(r.size(), h.size());
@@ -102,16 +102,16 @@ TEST(CsvReport, OneRowPerTimedModeAndOneForUntimedEntries) {
 }
 
 TEST(CsvReport, QuotesFieldsWithCommasAndQuotes) {
-  EntryRecord e = entry("v", {}, {}, Verdict::kFail);
+  EntryRecord e = printed_entry("v", {}, {}, Verdict::kFail);
   e.message = "grad_input: 3 elements \"unwritten\", first at (n=0, c=1)";
-  const auto rows = csv_rows(csv_report(run({e}, "none")));
+  const auto rows = csv_rows(csv_report(printed_run({e}, "none")));
   ASSERT_EQ(rows.size(), 2u);
   ASSERT_EQ(rows[1].size(), rows[0].size());
   EXPECT_EQ(rows[1][column(rows[0], "message")], e.message);
 }
 
 TEST(SummaryTable, OneModeHasOneMedianColumn) {
-  const SummaryTable t = summary_table(run({entry("a", 2000, {})}, "cold"));
+  const SummaryTable t = summary_table(printed_run({printed_entry("a", 2000, {})}, "cold"));
   EXPECT_NE(std::find(t.titles.begin(), t.titles.end(), "median us"), t.titles.end());
   EXPECT_EQ(std::find(t.titles.begin(), t.titles.end(), "hot us"), t.titles.end());
   ASSERT_EQ(t.rows.size(), 1u);
@@ -120,8 +120,8 @@ TEST(SummaryTable, OneModeHasOneMedianColumn) {
 }
 
 TEST(SummaryTable, BothModesShowColdAndHotMedians) {
-  const RunRecords records =
-      run({entry("a", 2000, 1500), entry("s", {}, {}, Verdict::kSkipped)}, "cold+hot");
+  const RunRecords records = printed_run(
+      {printed_entry("a", 2000, 1500), printed_entry("s", {}, {}, Verdict::kSkipped)}, "cold+hot");
   EXPECT_EQ(summary_table(records).rows.size(), 1u);  // SKIP rows only counted by default
   const SummaryTable t = summary_table(records, TableOptions{true});
   const auto at = [&](const std::string& title) {
@@ -142,7 +142,7 @@ TEST(SummaryTable, BothModesShowColdAndHotMedians) {
 // Copy probe readings that disagree (the H200's two modes) are pointed out under the table.
 TEST(SummaryNotes, CopyProbeSpreadIsNoted) {
   auto notes_with = [](const nlohmann::json& pairs) {
-    RunRecords r = run({entry("a", 2000, {})}, "cold");
+    RunRecords r = printed_run({printed_entry("a", 2000, {})}, "cold");
     r.context.copy_bandwidth = {{"gbps", 4212.0}, {"pairs_gbps", pairs}};
     std::string all;
     for (const auto& n : summary_notes(r)) all += n + "\n";
@@ -156,7 +156,7 @@ TEST(SummaryNotes, CopyProbeSpreadIsNoted) {
 }
 
 TEST(PipelineStatistics, OneLinePerStageOrWhyNone) {
-  RunRecords r = run({entry("a", 2000, {})}, "cold");
+  RunRecords r = printed_run({printed_entry("a", 2000, {})}, "cold");
   std::ostringstream none;
   print_pipeline_statistics(none, r);
   EXPECT_NE(none.str().find("the device reports none"), std::string::npos) << none.str();
@@ -171,7 +171,7 @@ TEST(PipelineStatistics, OneLinePerStageOrWhyNone) {
 }
 
 TEST(MarkdownReport, TableHasTheSummaryColumns) {
-  const std::string md = markdown_report(run({entry("a", 2000, 1500)}, "cold+hot"));
+  const std::string md = markdown_report(printed_run({printed_entry("a", 2000, 1500)}, "cold+hot"));
   std::istringstream in(md);
   std::vector<std::string> table;
   for (std::string line; std::getline(in, line);)

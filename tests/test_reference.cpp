@@ -182,13 +182,13 @@ TEST_P(Invariants, HoldPerGroup) {
   }
 }
 
-std::vector<std::string> kind_names() {
+std::vector<std::string> reference_kind_names() {
   std::vector<std::string> names;
   for (const auto& info : distribution_kinds()) names.push_back(info.kind);
   return names;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllDistributions, Invariants, testing::ValuesIn(kind_names()));
+INSTANTIATE_TEST_SUITE_P(AllDistributions, Invariants, testing::ValuesIn(reference_kind_names()));
 
 // Hand-computed: x = [-1,-1,1,1] has mean 0, var 1, so with eps = 0 xhat = x. Then
 // grad_bias = sum dy = 10 and grad_weight = sum dy*xhat = 4; swapping them fails.
@@ -275,7 +275,7 @@ TEST(Reference, FloatOverloadWidensExactly) {
 // float64 overload over whole widened arrays.
 TEST(Reference, BlockwiseWideningIsBitwiseTheWholeArrayOne) {
   std::mt19937_64 rng(21);
-  const std::vector<std::string> kinds = kind_names();
+  const std::vector<std::string> kinds = reference_kind_names();
   for (int t = 0; t < 12; ++t) {
     const uint32_t groups = 1 + static_cast<uint32_t>(rng() % 8);
     const Shape s{1 + static_cast<uint32_t>(rng() % 5),

@@ -64,7 +64,7 @@ EntryRecord random_entry(std::mt19937_64& rng, int i) {
   return e;
 }
 
-RunRecords random_run(std::mt19937_64& rng) {
+RunRecords schema_random_run(std::mt19937_64& rng) {
   RunRecords r;
   RunContext& c = r.context;
   c.device = {{"name", "Test GPU"}, {"fingerprint", "Test GPU | 1"}, {"subgroup_size", 32}};
@@ -90,7 +90,7 @@ TEST(ResultsSchema, EveryGeneratedRunIsValid) {
   std::vector<std::filesystem::path> files;
   for (int i = 0; i < 12; ++i) {
     files.push_back(dir / ("r" + std::to_string(i) + ".json"));
-    std::ofstream(files.back()) << results_to_json(random_run(rng), i % 3 == 0).dump(1);
+    std::ofstream(files.back()) << results_to_json(schema_random_run(rng), i % 3 == 0).dump(1);
   }
   testing::expect_valid_results(files);
 }
@@ -99,7 +99,7 @@ TEST(ResultsSchema, BrokenFilesAreRejected) {
   testing::TempDir dir("schema_bad");
   std::mt19937_64 rng(17);
   RunRecords r;
-  while (r.entries.empty() || !r.entries[0].cold) r = random_run(rng);
+  while (r.entries.empty() || !r.entries[0].cold) r = schema_random_run(rng);
   const nlohmann::json good = results_to_json(r);
   auto record = [](nlohmann::json& doc) -> nlohmann::json& {
     for (auto& b : doc["benchmarks"])

@@ -38,7 +38,7 @@ class CacheEnv {
   std::optional<std::string> old_;
 };
 
-size_t files_in(const fs::path& dir) {
+size_t cache_files_in(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return 0;
   return static_cast<size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
@@ -72,7 +72,7 @@ TEST(SpirvCache, StoredModulesComeBackAndOtherKeysMiss) {
     EXPECT_EQ(*back, words) << i;
     EXPECT_FALSE(load_cached_spirv(dir.path(), key + " ")) << i;
   }
-  EXPECT_EQ(files_in(dir.path()), 20u);  // and no temporary files left behind
+  EXPECT_EQ(cache_files_in(dir.path()), 20u);  // and no temporary files left behind
 }
 
 TEST(SpirvCache, IncompleteOrForeignFilesAreMisses) {
@@ -110,26 +110,26 @@ TEST(SpirvCache, CompilesTakeHitsAndChangedSourcesMiss) {
   write_shader(src, "2.0");
   const fs::path shader = src.path() / "main.comp";
   const auto first = compile_glsl(shader, {{"SCALE", "3"}});
-  ASSERT_EQ(files_in(cache.path()), 1u);
+  ASSERT_EQ(cache_files_in(cache.path()), 1u);
   EXPECT_EQ(compile_glsl(shader, {{"SCALE", "3"}}), first);
-  EXPECT_EQ(files_in(cache.path()), 1u);
+  EXPECT_EQ(cache_files_in(cache.path()), 1u);
   // Another define, another include: new modules, new files.
   const auto scaled = compile_glsl(shader, {{"SCALE", "5"}});
   EXPECT_NE(scaled, first);
-  EXPECT_EQ(files_in(cache.path()), 2u);
+  EXPECT_EQ(cache_files_in(cache.path()), 2u);
   write_shader(src, "7.0");
   const auto changed = compile_glsl(shader, {{"SCALE", "3"}});
   EXPECT_NE(changed, first);
-  EXPECT_EQ(files_in(cache.path()), 3u);
+  EXPECT_EQ(cache_files_in(cache.path()), 3u);
   write_shader(src, "7.0", "4.0");  // a file that an include includes
   EXPECT_NE(compile_glsl(shader, {{"SCALE", "3"}}), changed);
-  EXPECT_EQ(files_in(cache.path()), 4u);
+  EXPECT_EQ(cache_files_in(cache.path()), 4u);
   // The compile path reads the cache: another module under the entry's name stands in for
   // the compile.
   for (const auto& e : fs::directory_iterator(cache.path())) fs::remove(e.path());
   write_shader(src, "2.0");
   EXPECT_EQ(compile_glsl(shader, {{"SCALE", "3"}}), first);
-  ASSERT_EQ(files_in(cache.path()), 1u);
+  ASSERT_EQ(cache_files_in(cache.path()), 1u);
   const fs::path entry = fs::directory_iterator(cache.path())->path();
   store_cached_spirv(cache.path(), "other", scaled);
   fs::rename(cached_spirv_path(cache.path(), "other"), entry);
@@ -146,12 +146,12 @@ TEST(SpirvCache, OffOrUnwritableChangesNothing) {
     plain = compile_glsl(shader, {{"SCALE", "3"}});
     EXPECT_TRUE(spirv_cache_folder().empty());
   }
-  EXPECT_EQ(files_in(cache.path()), 0u);
+  EXPECT_EQ(cache_files_in(cache.path()), 0u);
   // A folder below a regular file cannot be created: the compile goes on without it.
   std::ofstream(cache / "file") << "x";
   CacheEnv env((cache.path() / "file" / "spirv").string());
   EXPECT_EQ(compile_glsl(shader, {{"SCALE", "3"}}), plain);
-  EXPECT_EQ(files_in(cache.path()), 1u);
+  EXPECT_EQ(cache_files_in(cache.path()), 1u);
 }
 
 }  // namespace
