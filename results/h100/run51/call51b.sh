@@ -1,8 +1,8 @@
 # gpu-log run 51, call b (any card). small502's six shapes that call a's every-gn_* run did not
 # reach (its 100 s limit), every gn_* cold and hot; then small502 with the card's table
-# (--variant best) and --stage-times, cold and hot: which stage pays the 8-12 us that the
-# multi-dispatch builds take more cold than hot on 2e4-2e6-element problems (single-dispatch
-# builds: 0.2-3 us); PyTorch's anchor again beside them. On an H200 first: call a's models.json
+# (--variant best) and --stage-times, cold and hot: which stage pays the 2-15 us that the
+# builds take more cold than hot on 2e4-2e6-element problems; PyTorch's anchor again beside
+# them. On an H200 first: call a's models.json
 # and standard.json part.
 # Run from the repository root: bash results/h100/run51/call51b.sh
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "card: $gpu"
