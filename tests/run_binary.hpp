@@ -1,7 +1,7 @@
 // Runs the built gnbench binary (GNBENCH_BINARY) as a child process for CLI-level tests:
 // stdout and stderr captured, stdin closed, a wall-clock limit (SIGKILL past it), and
-// optionally a SIGINT sent after a delay. Header-only; used by test_bad_inputs and
-// test_robustness.
+// optionally a signal sent after a delay. Header-only; used by every test file that runs the
+// binary.
 #pragma once
 
 #include <fcntl.h>
