@@ -13,7 +13,7 @@
 # results files with compare and merge, npy and atomic writes, the CLI's option wiring and
 # bad-input corpus through the sanitized binary, hostile inputs, the fuzz corpus, the
 # reference, invariants and metrics, input generation, the seed and broken-kernel runs, SIGINT
-# and the kernel timeout), 21 of the 49 files. The others (printers, timing and the timed
+# and the kernel timeout), 21 of the 50 files. The others (printers, timing and the timed
 # end-to-end runs, the family-shape and verify-suite runs, multi-device) run in the Release
 # suite only; within the built files, Validation (timed runs of every shipped variant) and the
 # layers.* compiler probes (no gnbench code), and two 45-60 s tests that repeat smaller tests
