@@ -5,12 +5,13 @@
 #include <nlohmann/json.hpp>
 
 #include "run_binary.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::string kResults = std::string(GNBENCH_SOURCE_DIR) + "/results/";
-const std::string kLavapipe = kResults + "lavapipe/seed_vs_gn_hot.json.gz";
+using testing::kResultsDir;
+const std::string kLavapipe = kResultsDir + "lavapipe/seed_vs_gn_hot.json.gz";
 
 using testing::gnbench;
 
@@ -37,7 +38,7 @@ TEST(CliShow, BadFiltersAndFilesAreUsageErrors) {
   const auto typo = gnbench({"show", kLavapipe, "--variant", "sed"});
   EXPECT_EQ(typo.exit_code, 2) << typo.describe();
   EXPECT_NE(typo.err.find("--variant 'sed'"), std::string::npos) << typo.err;
-  const auto missing = gnbench({"show", kResults + "nope.json"});
+  const auto missing = gnbench({"show", kResultsDir + "nope.json"});
   EXPECT_EQ(missing.exit_code, 2) << missing.describe();
   EXPECT_NE(missing.err.find("nope.json"), std::string::npos) << missing.err;
 }
@@ -70,8 +71,8 @@ TEST(CliCompareFiles, VariantsWithinOneFile) {
 TEST(CliCompareFiles, StoredH200RunsCompressed) {
   // Two stored H200 runs, as they are (.json.gz, with per-sample rows): read, compared, with
   // the interval, p and the geometric mean in the report.
-  const auto r = gnbench({"compare", kResults + "h200/run19_h200.json.gz",
-                          kResults + "h200/run20_h200.json.gz", "--mode", "hot"});
+  const auto r = gnbench({"compare", kResultsDir + "h200/run19_h200.json.gz",
+                          kResultsDir + "h200/run20_h200.json.gz", "--mode", "hot"});
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3 || r.exit_code == 4) << r.describe();
   EXPECT_NE(r.out.find("geometric mean of the median ratios"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("]%"), std::string::npos) << r.out;

@@ -10,6 +10,7 @@
 
 #include "cli/compare/compare.hpp"
 #include "cli/report/results_json.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
@@ -126,10 +127,11 @@ void check_set(const std::string& set, const RunRecords& source, double min_dete
       << set << ": detection must grow with the shift";
 }
 
-const std::string kResults = std::string(GNBENCH_SOURCE_DIR) + "/results/";
+using testing::kResultsDir;
 
 TEST(CompareCalibration, H200Run20) {
-  check_set("h200", timed_entries(read_results_file(kResults + "h200/run20_h200.json.gz")), 95, 99);
+  check_set("h200", timed_entries(read_results_file(kResultsDir + "h200/run20_h200.json.gz")), 95,
+            99);
 }
 
 // 40 samples a side with 22-190 % noise (a loaded 2-core machine): false alarms stay as rare
@@ -137,7 +139,8 @@ TEST(CompareCalibration, H200Run20) {
 // level; the detection rates are what docs/compare.md quotes, and only their order is judged.
 TEST(CompareCalibration, NoisyLavapipe) {
   check_set("lavapipe",
-            timed_entries(read_results_file(kResults + "lavapipe/default_noisy.json.gz")), 0, 10);
+            timed_entries(read_results_file(kResultsDir + "lavapipe/default_noisy.json.gz")), 0,
+            10);
 }
 
 }  // namespace

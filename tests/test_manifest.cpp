@@ -17,13 +17,14 @@
 #include "kernels/runtime/manifest.hpp"
 #include "kernels/runtime/shader_compiler.hpp"
 #include "kernels/runtime/spirv_bindings.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kKernels = fs::path(GNBENCH_SOURCE_DIR) / "kernels";
+using testing::kKernelsDir;
 const fs::path kManifests = fs::path(GNBENCH_TEST_DATA_DIR) / "manifests";
 
 std::string manifest_error_of(const std::vector<fs::path>& folders) {
@@ -45,7 +46,7 @@ const VariantSpec& find_variant(const std::vector<VariantSpec>& variants, const 
 // ---- the shipped kernels ----
 
 TEST(Manifest, ShippedKernelsLoad) {
-  const auto variants = load_manifests({kKernels});
+  const auto variants = load_manifests({kKernelsDir});
   ASSERT_FALSE(variants.empty());
   std::set<std::string> names;
   for (const auto& v : variants) {
@@ -73,7 +74,7 @@ TEST(Manifest, GradInputStagesKeepTheirProductUnfused) {
   };
   std::set<std::pair<fs::path, std::map<std::string, std::string>>> seen;
   size_t exempt = 0;
-  for (const auto& v : load_manifests({kKernels})) {
+  for (const auto& v : load_manifests({kKernelsDir})) {
     if (v.name == "seed") continue;  // the seed keeps its own arithmetic (edge.json: may_fail)
     for (const auto& stage : v.stages) {
       const auto slot = std::find(stage.bindings.begin(), stage.bindings.end(), "grad_input");
@@ -108,7 +109,7 @@ TEST(Manifest, EveryVariantRunsOnTheVerificationConfigs) {
     std::vector<Problem> problems;
     for (const auto& f : files)
       for (auto& p : load_config_file(configs / f)) problems.push_back(std::move(p));
-    for (const auto& v : load_manifests({kKernels})) {
+    for (const auto& v : load_manifests({kKernelsDir})) {
       const bool runs = std::any_of(problems.begin(), problems.end(), [&](const Problem& p) {
         return !v.when || v.when->evaluate(problem_variables(p.shape, subgroup)) != 0;
       });
@@ -119,9 +120,9 @@ TEST(Manifest, EveryVariantRunsOnTheVerificationConfigs) {
 }
 
 TEST(Manifest, SeedHasTwoStages) {
-  const auto variants = load_manifests({kKernels});
+  const auto variants = load_manifests({kKernelsDir});
   const VariantSpec& seed = find_variant(variants, "seed");
-  EXPECT_EQ(seed.manifest, kKernels / "seed.json");
+  EXPECT_EQ(seed.manifest, kKernelsDir / "seed.json");
   EXPECT_TRUE(seed.deterministic);
   EXPECT_TRUE(seed.requires_features.empty());
   EXPECT_FALSE(seed.when);
@@ -134,7 +135,7 @@ TEST(Manifest, SeedHasTwoStages) {
   const Shape shape{2, 64, 256, 8};
   const Variables vars = problem_variables(shape, 32);
   for (const auto& stage : seed.stages) {
-    EXPECT_EQ(stage.shader, kKernels / "glsl" / "seed.comp");
+    EXPECT_EQ(stage.shader, kKernelsDir / "glsl" / "seed.comp");
     EXPECT_TRUE(fs::is_regular_file(stage.shader));
     EXPECT_EQ(stage.workgroup_size, 256u);
     EXPECT_TRUE(stage.foldable);
@@ -204,8 +205,8 @@ TEST_F(ManifestFolder, GoodCorpusLoads) {
   EXPECT_EQ(variants[0].name, "base");
   EXPECT_EQ(variants[0].stages[0].shader, kManifests / "good" / "k.comp");
   // Folders stack: built-in first, then the extra one.
-  const auto both = load_manifests({kKernels, kManifests / "good"});
-  EXPECT_EQ(both.size(), load_manifests({kKernels}).size() + 1);
+  const auto both = load_manifests({kKernelsDir, kManifests / "good"});
+  EXPECT_EQ(both.size(), load_manifests({kKernelsDir}).size() + 1);
   EXPECT_EQ(both.back().name, "base");
 }
 
@@ -257,10 +258,10 @@ TEST_F(ManifestFolder, SameFolderTwiceDuplicatesEveryName) {
 
 TEST_F(ManifestFolder, ShippedNameCannotBeRedefined) {
   std::ofstream(dir / "mine.json") << variant("seed");
-  const std::string msg = manifest_error_of({kKernels, dir});
+  const std::string msg = manifest_error_of({kKernelsDir, dir});
   EXPECT_EQ(msg.rfind((dir / "mine.json").string() + ": variant 'seed'", 0), 0u) << msg;
   EXPECT_NE(msg.find("field 'name'"), std::string::npos) << msg;
-  EXPECT_NE(msg.find((kKernels / "seed.json").string()), std::string::npos) << msg;
+  EXPECT_NE(msg.find((kKernelsDir / "seed.json").string()), std::string::npos) << msg;
 }
 
 // ---- the broken corpus ----
@@ -354,7 +355,7 @@ TEST_P(BadManifest, IsRejectedNamingFileAndField) {
   for (const auto& piece : it->second.pieces)
     EXPECT_NE(msg.find(piece), std::string::npos) << piece;
   // The same corpus folder after the shipped kernels fails the same way.
-  EXPECT_EQ(manifest_error_of({kKernels, folder}), msg);
+  EXPECT_EQ(manifest_error_of({kKernelsDir, folder}), msg);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, BadManifest, ::testing::ValuesIn(corpus_folders()),

@@ -17,11 +17,12 @@
 #include "kernels/runtime/vulkan_context.hpp"
 #include "random_shapes.hpp"
 #include "reference/group_norm.hpp"
+#include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::filesystem::path kKernels = std::filesystem::path(GNBENCH_SOURCE_DIR) / "kernels";
+using testing::kKernelsDir;
 
 Problem problem_of(const Shape& s, uint64_t seed) {
   Problem p;
@@ -51,13 +52,13 @@ StagedRun run_variant(VulkanContext& ctx, const CompiledVariant& compiled, const
 // The seed with its grad_weight_bias stage given "when": "N > 1": at batch 1 that stage does
 // not run, so grad_weight and grad_bias stay poisoned; at batch 2 it runs and they verify.
 TEST(StageWhen, FalseStageIsNotDispatchedTrueStageRuns) {
-  std::ifstream in(kKernels / "seed.json");
+  std::ifstream in(kKernelsDir / "seed.json");
   std::stringstream text;
   text << in.rdbuf();
   nlohmann::json m = nlohmann::json::parse(text.str());
   m["name"] = "seed_when";
   m["stages"][1]["when"] = "N > 1";
-  const auto specs = load_manifest_text(m.dump(), kKernels / "seed_when.json");
+  const auto specs = load_manifest_text(m.dump(), kKernelsDir / "seed_when.json");
   ASSERT_EQ(specs.size(), 1u);
   ContextOptions options;
   VulkanContext ctx(options);
@@ -89,7 +90,7 @@ TEST(StageWhen, ShippedBuildsPassWithTheirStageOffAndOn) {
   const uint32_t sg = ctx.info().limits.subgroup_size;
   std::mt19937 rng(std::random_device{}());
   size_t builds = 0;
-  for (const auto& v : load_manifests({kKernels})) {
+  for (const auto& v : load_manifests({kKernelsDir})) {
     size_t staged = v.stages.size();
     for (size_t s = 0; s < v.stages.size(); ++s)
       if (v.stages[s].when) staged = s;
