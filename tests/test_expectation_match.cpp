@@ -7,11 +7,12 @@
 #include <vector>
 
 #include "cli/verify/expectation_match.hpp"
+#include "shared_fixtures.hpp"
 
 namespace gnbench {
 namespace {
 
-const std::vector<std::string> kTensors{"grad_input", "grad_weight", "grad_bias"};
+using testing::kOutputTensors;
 
 enum class Actual { kPass, kErrorWithin, kErrorBeyond, kErrorBeyondL2, kNonfinite, kUnwritten };
 const Actual kActuals[] = {Actual::kPass,          Actual::kErrorWithin, Actual::kErrorBeyond,
@@ -64,13 +65,13 @@ InvariantResult passing_invariants() {
 }
 
 TEST(ExpectationMatch, EveryKindOfEveryTensorAgainstEveryDeclaration) {
-  for (const std::string& declared : kTensors)
+  for (const std::string& declared : kOutputTensors)
     for (unsigned kinds = 1; kinds < 8; ++kinds)
-      for (const std::string& failing : kTensors)
+      for (const std::string& failing : kOutputTensors)
         for (Actual a : kActuals) {
           const Expectation x = declaring(declared, kinds);
           VerificationResult r;
-          for (const auto& t : kTensors)
+          for (const auto& t : kOutputTensors)
             r.tensors.push_back(metrics(t, t == failing ? a : Actual::kPass));
           const bool expect_covered =
               a == Actual::kPass || (failing == declared && covered(kinds, a));

@@ -16,8 +16,8 @@
 namespace gnbench {
 namespace {
 
+using testing::kBrokenKernelsDir;
 using testing::kSourceDir;
-const std::string kBroken = GNBENCH_BROKEN_KERNELS_DIR;
 
 // default.json's problems, each declaring `tensors` as the expected failure of every variant.
 std::vector<Problem> problems_expecting(const std::string& tensors) {
@@ -33,7 +33,7 @@ std::vector<Problem> problems_expecting(const std::string& tensors) {
 
 RunRecords run_expecting(const std::string& variant, const std::vector<Problem>& problems) {
   BenchOptions o;
-  o.kernel_folders = {kSourceDir + "/kernels", kBroken};
+  o.kernel_folders = {kSourceDir + "/kernels", kBrokenKernelsDir};
   o.variants = {variant};
   o.timing = false;
   o.measure_copy_bandwidth = false;

@@ -16,8 +16,8 @@
 namespace gnbench {
 namespace {
 
+using testing::kBrokenKernelsDir;
 using testing::kSourceDir;
-const std::string kBroken = GNBENCH_BROKEN_KERNELS_DIR;
 
 std::vector<Problem> random_problems(uint32_t seed, int count, const std::string& expect = "") {
   std::mt19937 rng(seed);
@@ -39,7 +39,7 @@ std::vector<Problem> random_problems(uint32_t seed, int count, const std::string
 RunRecords run_isolated(const std::vector<std::string>& variants,
                         const std::vector<Problem>& problems, bool hot_timing) {
   BenchOptions o;
-  o.kernel_folders = {kBroken, kSourceDir + "/kernels"};
+  o.kernel_folders = {kBrokenKernelsDir, kSourceDir + "/kernels"};
   o.variants = variants;
   o.timing = hot_timing;
   o.cold = false;

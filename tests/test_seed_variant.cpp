@@ -26,6 +26,7 @@
 #include "kernels/runtime/variant_runner.hpp"
 #include "kernels/runtime/vulkan_context.hpp"
 #include "reference/group_norm.hpp"
+#include "shared_fixtures.hpp"
 #include "source_paths.hpp"
 
 namespace gnbench {
@@ -48,7 +49,7 @@ BenchOptions seed_options() {
   return o;
 }
 
-const Progress kQuiet = [](const std::string&, size_t, size_t) {};
+using testing::kQuiet;
 
 // |mean| / std (float64) of x over the (n, group) holding grad_input element `at`.
 double mean_over_std(const Problem& p, const ElementLocation& at) {

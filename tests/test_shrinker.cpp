@@ -19,8 +19,8 @@
 namespace gnbench {
 namespace {
 
+using testing::kBrokenKernelsDir;
 using testing::kSourceDir;
-const std::string kBroken = GNBENCH_BROKEN_KERNELS_DIR;
 
 TEST(Shrinker, CandidatesAreSmallerAndKeepGroupsDividingChannels) {
   std::mt19937 rng(11);
@@ -43,7 +43,7 @@ TEST(Shrinker, CandidatesAreSmallerAndKeepGroupsDividingChannels) {
 
 TEST(Shrinker, FindsASmallerProblemFailingTheSameWay) {
   BenchOptions o;
-  o.kernel_folders = {kSourceDir + "/kernels", kBroken};
+  o.kernel_folders = {kSourceDir + "/kernels", kBrokenKernelsDir};
   o.variants = {"broken_weight_c128"};
   o.timing = false;
   o.measure_copy_bandwidth = false;
@@ -82,7 +82,7 @@ TEST(Shrinker, RunPrintsCommandsThatRerunTheFailure) {
   std::ofstream(config) << R"({"random": {"count": 1, "seed": 8, "channels": [200, 400],
     "spatial": [2, 40], "batch": [2, 3], "eps": [1e-4, 1e-2], "fold_fraction": 0}})";
   using testing::run_gnbench;
-  const auto r = run_gnbench({{"run", config.string(), "--kernels", kBroken, "--variant",
+  const auto r = run_gnbench({{"run", config.string(), "--kernels", kBrokenKernelsDir, "--variant",
                                "broken_weight_c128", "--no-timing", "-q"},
                               120});
   fs::remove(config);

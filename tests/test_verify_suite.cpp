@@ -16,19 +16,20 @@
 #include "cli/report/coverage.hpp"
 #include "kernels/runtime/variant_runner.hpp"
 #include "kernels/runtime/vulkan_context.hpp"
+#include "shared_fixtures.hpp"
 #include "source_paths.hpp"
 
 namespace gnbench {
 namespace {
 
+using testing::kBrokenKernelsDir;
 using testing::kSourceDir;
-const std::string kBroken = GNBENCH_BROKEN_KERNELS_DIR;
 const std::string kSuite = kSourceDir + "/configs/verify.json";
-const Progress kQuiet = [](const std::string&, size_t, size_t) {};
+using testing::kQuiet;
 
 BenchOptions verify_only(const std::vector<std::string>& variants) {
   BenchOptions o;
-  o.kernel_folders = {kSourceDir + "/kernels", kBroken};
+  o.kernel_folders = {kSourceDir + "/kernels", kBrokenKernelsDir};
   o.variants = variants;
   o.timing = false;
   o.measure_copy_bandwidth = false;
