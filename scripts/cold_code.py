@@ -23,7 +23,12 @@ from gnresults import read, verified_entries
 
 
 def device_of(results):
-    return results["context"]["gnbench"]["device"]["name"]
+    """The device a gnbench results file was timed on; None for any other JSON (a PyTorch
+    anchor file, a table)."""
+    try:
+        return results["context"]["gnbench"]["device"]["name"]
+    except (KeyError, TypeError):
+        return None
 
 
 def code_sizes(results):
@@ -72,10 +77,15 @@ def main():
     args = ap.parse_args()
 
     files = {f: read(f) for f in args.results}
+    for f, r in files.items():
+        if device_of(r) is None:
+            print(f"cold_code: {f}: not a gnbench results file", file=sys.stderr)
+            return 2
     sizes = collections.defaultdict(dict)  # device -> variant -> KB
     for f in args.stats + args.results:
         r = files[f] if f in files else read(f)
-        sizes[device_of(r)].update(code_sizes(r))
+        if device_of(r) is not None:  # --stats may name every file of a run's folder
+            sizes[device_of(r)].update(code_sizes(r))
 
     edges = [0.0] + sorted(args.bands) + [math.inf]
     bands = [collections.defaultdict(list) for _ in edges[:-1]]
