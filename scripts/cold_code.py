@@ -12,7 +12,9 @@ size). Each verified entry timed both ways gives penalty = cold median - hot med
 size = the sum of its stages' binary sizes (KB). Variants are compared within one problem (each
 problem's mean penalty and size subtracted), so the data a problem moves cancels out; the slope
 (us per KB of code) and correlation are printed per band of the problem's 3T traffic in MB
-(--bands: the band edges), then each variant's mean penalty beside its size.
+(--bands: the band edges), then each variant's mean penalty beside its size. With --stages
+(a run timed with --stage-times) each stage of an entry is a point of its own: the stage's
+cold - hot beside the stage's binary size.
 """
 import argparse
 import collections
@@ -32,13 +34,27 @@ def device_of(results):
 
 
 def code_sizes(results):
-    """variant -> KB of code over its stages, from the file's pipeline statistics (may be empty)."""
+    """variant -> {stage: KB of code}, from the file's pipeline statistics (may be empty)."""
     stats = results["context"]["gnbench"].get("pipeline_statistics") or {}
     out = {}
     for variant, stages in stats.items():
-        sizes = [s.get("Binary Size") for s in stages.values()]
-        if sizes and all(isinstance(b, (int, float)) for b in sizes):
-            out[variant] = sum(sizes) / 1024.0
+        sizes = {name: s.get("Binary Size") for name, s in stages.items()}
+        if sizes and all(isinstance(b, (int, float)) for b in sizes.values()):
+            out[variant] = {name: b / 1024.0 for name, b in sizes.items()}
+    return out
+
+
+def points(g, stage_sizes, by_stage):
+    """(label, KB, cold - hot us) of an entry: the whole variant, or each timed stage."""
+    if not by_stage:
+        pen = (g["cold"]["ns"]["median"] - g["hot"]["ns"]["median"]) / 1e3
+        return [(g["variant"], sum(stage_sizes.values()), pen)]
+    hot = {s["name"]: s["ns"]["median"] for s in g["hot"].get("stages", [])}
+    out = []
+    for s in g["cold"].get("stages", []):
+        if s["name"] in hot and s["name"] in stage_sizes:
+            out.append((f"{g['variant']}/{s['name']}", stage_sizes[s["name"]],
+                        (s["ns"]["median"] - hot[s["name"]]) / 1e3))
     return out
 
 
@@ -74,6 +90,7 @@ def main():
     ap.add_argument("results", nargs="+")
     ap.add_argument("--stats", nargs="+", default=[], help="more files to read binary sizes from")
     ap.add_argument("--bands", nargs="*", type=float, default=[3.0, 20.0])
+    ap.add_argument("--stages", action="store_true", help="one point per stage (--stage-times runs)")
     args = ap.parse_args()
 
     files = {f: read(f) for f in args.results}
@@ -81,7 +98,7 @@ def main():
         if device_of(r) is None:
             print(f"cold_code: {f}: not a gnbench results file", file=sys.stderr)
             return 2
-    sizes = collections.defaultdict(dict)  # device -> variant -> KB
+    sizes = collections.defaultdict(dict)  # device -> variant -> stage -> KB
     for f in args.stats + args.results:
         r = files[f] if f in files else read(f)
         if device_of(r) is not None:  # --stats may name every file of a run's folder
@@ -100,14 +117,15 @@ def main():
             if v not in known:
                 missing.add(v)
                 continue
-            pen = (g["cold"]["ns"]["median"] - g["hot"]["ns"]["median"]) / 1e3
             mb = traffic_mb(g["problem"])
             band = next(i for i in range(len(bands)) if mb < edges[i + 1])
-            bands[band][(f, g["problem"]["name"])].append((known[v], pen))
-            per_variant[v].append((known[v], pen))
+            for label, kb, pen in points(g, known[v], args.stages):
+                bands[band][(f, g["problem"]["name"])].append((kb, pen))
+                per_variant[label].append((kb, pen))
     if not per_variant:
         print("cold_code: no verified entry timed cold and hot has a binary size "
-              "(run with --pipeline-stats, or give --stats)", file=sys.stderr)
+              "(run with --pipeline-stats, or give --stats"
+              + ("; --stages needs --stage-times runs" if args.stages else "") + ")", file=sys.stderr)
         return 2
 
     print(f"{'3T traffic (MB)':18s} {'entries':>7s} {'problems':>8s} {'us per KB':>9s} {'r':>5s}")
@@ -120,7 +138,8 @@ def main():
         else:
             print(f"{label:18s} {len(pairs):7d} {len(pts):8d} {got[0]:9.3f} {got[1]:5.2f}")
     print()
-    print(f"{'variant':32s} {'code KB':>7s} {'entries':>7s} {'mean cold - hot us':>18s}")
+    print(f"{'variant/stage' if args.stages else 'variant':32s} {'code KB':>7s} {'entries':>7s} "
+          f"{'mean cold - hot us':>18s}")
     for v, pts in sorted(per_variant.items(), key=lambda kv: kv[1][0][0]):
         print(f"{v:32s} {pts[0][0]:7.1f} {len(pts):7d} {sum(p for _, p in pts) / len(pts):18.2f}")
     if missing:

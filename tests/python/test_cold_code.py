@@ -1,6 +1,7 @@
 """scripts/cold_code.py recovers a known cold-penalty-per-KB slope from generated results files
-(random problems, variants and code sizes, a per-problem data term that must cancel), finds none
-where the penalty does not follow the code, and takes binary sizes only from the same device."""
+(random problems, variants and code sizes, a per-problem data term that must cancel), per
+variant and per stage (--stages), finds none where the penalty does not follow the code, and
+takes binary sizes only from the same device."""
 
 import gzip
 import json
@@ -41,6 +42,25 @@ def random_problems(rng, count, elements):
     return out
 
 
+def staged_results(device, problems, variants, slope, rng):
+    """Two stages per variant, each of its own random size; a stage's cold time is its hot time
+    plus slope * its KB; the entry's totals are the stages' sums."""
+    bench, ps = [], {}
+    for v in variants:
+        ps[v] = {st: {"Binary Size": int(rng.uniform(4, 80) * 1024)} for st in ("group", "dwdb")}
+    for p in problems:
+        for v in variants:
+            hot = {st: rng.uniform(2, 20) for st in ps[v]}
+            cold = {st: hot[st] + slope * ps[v][st]["Binary Size"] / 1024 + p["data_us"] / 2
+                    for st in ps[v]}
+            timing = lambda t: {"ns": {"median": sum(t.values()) * 1e3},
+                                "stages": [{"name": st, "ns": {"median": us * 1e3}} for st, us in t.items()]}
+            bench.append({"name": f"{p['name']}/{v}", "gnbench": {
+                "variant": v, "verdict": "PASS", "problem": p, "hot": timing(hot), "cold": timing(cold)}})
+    return {"context": {"gnbench": {"device": {"name": device}, "pipeline_statistics": ps}},
+            "benchmarks": bench}
+
+
 class ColdCode(unittest.TestCase):
     def run_script(self, d, files, *extra):
         paths = []
@@ -73,6 +93,22 @@ class ColdCode(unittest.TestCase):
         self.assertEqual(int(first[1]), len(small))
         self.assertAlmostEqual(float(first[2]), slope, delta=0.01 + 0.05 * slope)
         self.assertGreater(float(first[3]), 0.95)
+
+    def test_stages_recover_the_per_stage_slope(self):
+        rng = random.Random(55)
+        slope = rng.uniform(0.05, 0.3)
+        variants = [f"gn_v{i}" for i in range(6)]
+        small = random_problems(rng, 10, 20000)
+        with tempfile.TemporaryDirectory() as d:
+            got = self.run_script(d, [staged_results("cardA", small, variants, slope, rng)], "--stages")
+            whole = self.run_script(d, [staged_results("cardA", small, variants, slope, rng)])
+        self.assertEqual(got.returncode, 0, got.stderr)
+        first = self.band_rows(got.stdout)["0-3"]
+        self.assertEqual(int(first[0]), len(small) * len(variants) * 2)  # a point per stage
+        self.assertAlmostEqual(float(first[2]), slope, delta=1e-3)
+        self.assertIn("gn_v0/dwdb", got.stdout)
+        self.assertEqual(whole.returncode, 0, whole.stderr)
+        self.assertEqual(int(self.band_rows(whole.stdout)["0-3"][0]), len(small) * len(variants))
 
     def test_no_slope_when_penalty_ignores_code(self):
         rng = random.Random(53)
