@@ -89,7 +89,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("results", nargs="+")
     ap.add_argument("--stats", nargs="+", default=[], help="more files to read binary sizes from")
-    ap.add_argument("--bands", nargs="*", type=float, default=[3.0, 20.0])
+    ap.add_argument("--bands", nargs="*", type=float, default=[3.0, 20.0],
+                    help="edges of the 3T-traffic bands, MB (default 3 20)")
     ap.add_argument("--stages", action="store_true", help="one point per stage (--stage-times runs)")
     args = ap.parse_args()
 
