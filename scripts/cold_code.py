@@ -11,7 +11,8 @@ and from --stats files, for the device each file names (sizes differ by device a
 size). Each verified entry timed both ways gives penalty = cold median - hot median (us) and
 size = the sum of its stages' binary sizes (KB). Variants are compared within one problem (each
 problem's mean penalty and size subtracted), so the data a problem moves cancels out; the slope
-(us per KB of code) and correlation are printed per band of the problem's 3T traffic in MB
+(us per KB of code) and correlation are printed per band of the problem's required traffic in MB
+(`required_bytes`: x, grad_out and weight read once, the outputs written once)
 (--bands: the band edges), then each variant's mean penalty beside its size. With --stages
 (a run timed with --stage-times) each stage of an entry is a point of its own: the stage's
 cold - hot beside the stage's binary size.
@@ -58,15 +59,11 @@ def points(g, stage_sizes, by_stage):
     return out
 
 
-def traffic_mb(problem):
-    return problem["batch"] * problem["channels"] * problem["spatial"] * 12 / 1e6
-
-
-def within_problem(points):
-    """points: problem -> [(size KB, penalty us)]; the pairs with each problem's means removed,
-    from problems with at least two sizes."""
+def within_problem(by_problem):
+    """by_problem: problem -> [(size KB, penalty us)]; the pairs with each problem's means
+    removed, from problems with at least two sizes."""
     out = []
-    for pts in points.values():
+    for pts in by_problem.values():
         if len({s for s, _ in pts}) < 2:
             continue
         ms = sum(s for s, _ in pts) / len(pts)
@@ -90,7 +87,7 @@ def main():
     ap.add_argument("results", nargs="+")
     ap.add_argument("--stats", nargs="+", default=[], help="more files to read binary sizes from")
     ap.add_argument("--bands", nargs="*", type=float, default=[3.0, 20.0],
-                    help="edges of the 3T-traffic bands, MB (default 3 20)")
+                    help="edges of the required-traffic bands, MB (default 3 20)")
     ap.add_argument("--stages", action="store_true", help="one point per stage (--stage-times runs)")
     args = ap.parse_args()
 
@@ -118,7 +115,7 @@ def main():
             if v not in known:
                 missing.add(v)
                 continue
-            mb = traffic_mb(g["problem"])
+            mb = g["required_bytes"] / 1e6  # the problem's own traffic, the same for every variant
             band = next(i for i in range(len(bands)) if mb < edges[i + 1])
             for label, kb, pen in points(g, known[v], args.stages):
                 bands[band][(f, g["problem"]["name"])].append((kb, pen))
@@ -129,7 +126,7 @@ def main():
               + ("; --stages needs --stage-times runs" if args.stages else "") + ")", file=sys.stderr)
         return 2
 
-    print(f"{'3T traffic (MB)':18s} {'entries':>7s} {'problems':>8s} {'us per KB':>9s} {'r':>5s}")
+    print(f"{'traffic (MB)':18s} {'entries':>7s} {'problems':>8s} {'us per KB':>9s} {'r':>5s}")
     for i, pts in enumerate(bands):
         pairs = within_problem(pts)
         got = fit(pairs)
@@ -141,8 +138,11 @@ def main():
     print()
     print(f"{'variant/stage' if args.stages else 'variant':32s} {'code KB':>7s} {'entries':>7s} "
           f"{'mean cold - hot us':>18s}")
-    for v, pts in sorted(per_variant.items(), key=lambda kv: kv[1][0][0]):
-        print(f"{v:32s} {pts[0][0]:7.1f} {len(pts):7d} {sum(p for _, p in pts) / len(pts):18.2f}")
+    mean = lambda xs: sum(xs) / len(xs)
+    rows = [(mean([s for s, _ in pts]), v, len(pts), mean([p for _, p in pts]))
+            for v, pts in per_variant.items()]  # a size per device, so the mean over files
+    for kb, v, n, pen in sorted(rows):
+        print(f"{v:32s} {kb:7.1f} {n:7d} {pen:18.2f}")
     if missing:
         print(f"\nno binary size for {len(missing)} variant(s): {', '.join(sorted(missing))}",
               file=sys.stderr)

@@ -24,12 +24,16 @@ def results(device, problems, variants, penalty, rng, stats=True):
             hot = rng.uniform(5, 50)
             cold = hot + penalty(kb, p)
             bench.append({"name": f"{p['name']}/{v}", "gnbench": {
-                "variant": v, "verdict": "PASS", "problem": p,
+                "variant": v, "verdict": "PASS", "problem": p, "required_bytes": required(p),
                 "hot": {"ns": {"median": hot * 1e3}}, "cold": {"ns": {"median": cold * 1e3}}}})
     ps = {v: {"group": {"Binary Size": int(kb * 1024 * 0.75)}, "dwdb": {"Binary Size": int(kb * 1024 * 0.25)}}
           for v, kb in variants.items()} if stats else {}
     return {"context": {"gnbench": {"device": {"name": device}, "pipeline_statistics": ps}},
             "benchmarks": bench}
+
+
+def required(p):
+    return p["batch"] * p["channels"] * p["spatial"] * 12 + p["channels"] * 12
 
 
 def random_problems(rng, count, elements):
@@ -56,7 +60,7 @@ def staged_results(device, problems, variants, slope, rng):
             timing = lambda t: {"ns": {"median": sum(t.values()) * 1e3},
                                 "stages": [{"name": st, "ns": {"median": us * 1e3}} for st, us in t.items()]}
             bench.append({"name": f"{p['name']}/{v}", "gnbench": {
-                "variant": v, "verdict": "PASS", "problem": p, "hot": timing(hot), "cold": timing(cold)}})
+                "variant": v, "verdict": "PASS", "problem": p, "required_bytes": required(p), "hot": timing(hot), "cold": timing(cold)}})
     return {"context": {"gnbench": {"device": {"name": device}, "pipeline_statistics": ps}},
             "benchmarks": bench}
 
@@ -84,7 +88,7 @@ class ColdCode(unittest.TestCase):
         rng = random.Random(52)
         slope = rng.uniform(0.05, 0.3)
         variants = {f"gn_v{i}": rng.uniform(10, 90) for i in range(8)}
-        small = random_problems(rng, 12, 20000)  # 0.24 MB of 3T traffic: the first band
+        small = random_problems(rng, 12, 20000)  # 0.24 MB of traffic: the first band
         pen = lambda kb, p: slope * kb + p["data_us"] + rng.gauss(0, 0.05)
         with tempfile.TemporaryDirectory() as d:
             got = self.run_script(d, [results("cardA", small, variants, pen, rng)])
