@@ -71,12 +71,16 @@ Case draw_case(std::mt19937_64& rng) {
   return c;
 }
 
-// Largest |mean| * rstd over the case's groups: above ~1e3 float32's rounding of the mean alone
-// moves xhat by more than the tolerance (the large-mean class of configs/numerics.json), which
-// no scale of the backward's terms accounts for.
+// Largest |mean| / spread over the case's groups, the spread of the data itself (eps left
+// out): above ~1e3 float32's rounding of the mean alone moves x - mean, and so xhat, by more
+// than the tolerance (the large-mean class of configs/numerics.json), which no scale of the
+// backward's terms accounts for. With eps in the spread, a group of two nearly equal values
+// and eps far above their variance looked well conditioned while its xhat, and grad_weight,
+// carried the mean's rounding (about one case in 2000 runs). Zero-spread groups here are
+// one-element groups, whose float32 mean is exact.
 double mean_over_spread(const Case& c) {
-  const auto stats = reference::group_stats(c.shape, c.inputs.x.cast<double>(), c.eps);
-  return (stats.mean.abs() * stats.inv_std).maxCoeff();
+  const auto stats = reference::group_stats(c.shape, c.inputs.x.cast<double>(), 0.0);
+  return (stats.inv_std.isInf()).select(0.0, stats.mean.abs() * stats.inv_std).maxCoeff();
 }
 
 TEST(Conditioning, CorrectFloat32KernelPassesResidualGroups) {
@@ -129,7 +133,7 @@ TEST(Conditioning, ChannelSumsAreJudgedAgainstTheirTerms) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<uint32_t> batch(2, 8), channels(1, 3), spatial(16, 100);
   std::normal_distribution<double> normal;
-  int self_relative_fails = 0;
+  int self_relative_fails = 0, below_tolerance = 0;
   for (int i = 0; i < 100; ++i) {
     Case c;
     c.shape.batch = batch(rng);
@@ -171,8 +175,13 @@ TEST(Conditioning, ChannelSumsAreJudgedAgainstTheirTerms) {
 
     // One sample's share of every channel left out: the sample whose share is largest, since
     // a fixed sample's share can itself fall below the tolerance (seed 3023661821: sample 0 of
-    // 8x1x83/1 passed).
+    // 8x1x83/1 passed). Even the largest share is a random sum that now and then lands below
+    // the tolerance of the channel's terms (2x1x77/1 with seed 566750285, about one test in
+    // 400: with two samples both shares have the size of the residual's cancelling halves), so
+    // the catch is asserted where the left-out part is twice the tolerance, and such cases must
+    // be nearly all of them.
     GpuOutputs wrong = gpu;
+    double left_out_sq = 0;
     for (Eigen::Index ch = 0; ch < n_c; ++ch) {
       double largest = 0;
       for (uint32_t n = 0; n < c.shape.batch; ++n) {
@@ -184,10 +193,18 @@ TEST(Conditioning, ChannelSumsAreJudgedAgainstTheirTerms) {
         if (std::abs(share) > std::abs(largest)) largest = share;
       }
       wrong.grad_weight(ch) -= float(largest);
+      left_out_sq += largest * largest;
     }
-    EXPECT_FALSE(verify(c.shape, wrong, ref, Tolerances{}).pass) << shape_label(c.shape);
+    const double left_out = std::sqrt(left_out_sq / double(n_c)) / ref.grad_weight_scale;
+    if (left_out < 2 * Tolerances{}.grad_weight.l2_rel) {
+      ++below_tolerance;
+      continue;
+    }
+    EXPECT_FALSE(verify(c.shape, wrong, ref, Tolerances{}).pass)
+        << shape_label(c.shape) << ": left out " << left_out << " of the terms' scale";
   }
   EXPECT_GT(self_relative_fails, 50);
+  EXPECT_LE(below_tolerance, 5);
 }
 
 }  // namespace
