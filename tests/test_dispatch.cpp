@@ -457,6 +457,78 @@ TEST(DispatchTable, MergesLaterFilesAndDropsUnknownVariants) {
   EXPECT_EQ(partial.entries[0].variant, "b");
 }
 
+// tune --fill-from: another device's entries go in for the shapes the table lacks, and only
+// those; each says which device timed it (in the file and in the choice's `how`), and tables
+// timed two ways or at two subgroup sizes are refused. Generated tables.
+TEST(DispatchTable, FillsTheShapesItLacksFromAnotherDevice) {
+  const unsigned seed = std::random_device{}();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937 rng(seed);
+  for (int draw = 0; draw < 20; ++draw) {
+    DispatchTable mine, other;
+    mine.device = "gpu a";
+    other.device = "gpu b";
+    mine.subgroup_size = other.subgroup_size = 32;
+    mine.timing_mode = other.timing_mode = "hot";
+    mine.gnbench_revision = "r1";
+    other.gnbench_revision = "r2";
+    std::vector<Shape> shapes;
+    while (shapes.size() < 12) {
+      const Shape s = random_shape(rng);
+      if (std::find(shapes.begin(), shapes.end(), s) == shapes.end()) shapes.push_back(s);
+    }
+    // Shapes 0-5 timed here, 4-11 there: 4 and 5 on both.
+    for (size_t i = 0; i < 6; ++i)
+      mine.entries.push_back(timed_entry("m" + std::to_string(i), shapes[i], {{"a", 1.0}}));
+    for (size_t i = 4; i < 12; ++i)
+      other.entries.push_back(
+          timed_entry("o" + std::to_string(i), shapes[i], {{"a", 2.0}, {"b", 1.0}}));
+    DispatchTable filled = mine;
+    EXPECT_EQ(fill_table(filled, other, "o.json"), 6u);
+    ASSERT_EQ(filled.entries.size(), 12u);
+    for (size_t i = 0; i < 12; ++i) {
+      const DispatchEntry& e = filled.entries[i];
+      EXPECT_EQ(e.shape, shapes[i]);
+      EXPECT_EQ(e.device, i < 6 ? "" : "gpu b");  // this device's own measurement kept
+      EXPECT_EQ(e.variant, i < 6 ? "a" : "b");
+    }
+    EXPECT_EQ(filled.device, "gpu a");
+    EXPECT_EQ(filled.gnbench_revision, "r1, r2");
+    auto all = [](const std::string&) { return true; };
+    EXPECT_EQ(choose_variant(filled, shapes[4], all).how, "exact");
+    EXPECT_EQ(choose_variant(filled, shapes[9], all).how, "exact, timed on gpu b");
+    // It survives a round trip; a table without the field reads as this device's.
+    TempDir dir("table_fill");
+    std::ofstream(dir / "t.json") << table_to_json(filled).dump();
+    const DispatchTable read = read_dispatch_table(dir / "t.json");
+    ASSERT_EQ(read.entries.size(), 12u);
+    for (size_t i = 0; i < 12; ++i) EXPECT_EQ(read.entries[i].device, filled.entries[i].device);
+    // The same device's file fills without naming it; two kinds of timing never mix.
+    DispatchTable same = mine, same_device = other;
+    same_device.device = mine.device;
+    fill_table(same, same_device, "s.json");
+    for (const auto& e : same.entries) EXPECT_TRUE(e.device.empty());
+    DispatchTable cold = other, sg8 = other;
+    cold.timing_mode = "cold";
+    sg8.subgroup_size = 8;
+    for (const DispatchTable* bad : {&cold, &sg8}) {
+      DispatchTable t = mine;
+      try {
+        fill_table(t, *bad, "bad.json");
+        ADD_FAILURE() << "filled from " << bad->timing_mode << " sg " << bad->subgroup_size;
+      } catch (const ConfigError& err) {
+        EXPECT_EQ(std::string(err.what()).rfind("bad.json: measured with ", 0), 0u) << err.what();
+      }
+      EXPECT_EQ(t.entries.size(), mine.entries.size());
+    }
+  }
+  // A nearest choice made on another device's entry says so.
+  DispatchTable t = table_of({{{8, 320, 4096, 32}, "big"}});
+  t.entries[0].device = "gpu b";
+  const auto c = choose_variant(t, {4, 320, 4096, 32}, [](const std::string&) { return true; });
+  EXPECT_EQ(c.how.rfind("nearest p0 (8x320x4096/32) on gpu b; ", 0), 0u) << c.how;
+}
+
 // A table records how its medians were taken, as the results file did, for the mode it ranks
 // by; tables of two kinds are never merged (their medians are not like for like).
 TEST(DispatchTable, RecordsTheSourcesTimingAndRefusesToMergeTwoKinds) {
@@ -611,6 +683,28 @@ TEST(TuneCli, TableFromARunThenRunBest) {
   EXPECT_EQ(t3.entries[0].times_us, t.entries[0].times_us);
   EXPECT_GE(t3.entries[0].times_us.size(), 2u);
 
+  // --fill-from: the same file as another device's with "img" at batch 3, a shape the table
+  // lacks: it comes in, naming that device; "flat", timed here too, keeps this device's entry.
+  std::ifstream r_in(dir / "r.json");
+  json other = json::parse(r_in);
+  other["context"]["gnbench"]["device"]["name"] = "Other GPU";
+  for (auto& e : other["benchmarks"])
+    if (e.contains("gnbench") && e["gnbench"]["problem"]["name"] == "img")
+      e["gnbench"]["problem"]["batch"] = 3;
+  std::ofstream(dir / "other.json") << other.dump();
+  auto filled = run_gnbench(RunSpec({"tune", "--from", dir / "r.json", "--fill-from",
+                                     dir / "other.json", "--json", dir / "t6.json", "-q"},
+                                    60));
+  ASSERT_EQ(filled.exit_code, 0) << filled.describe();
+  EXPECT_NE(filled.out.find("3 shape(s) (1 timed on Other GPU)"), std::string::npos) << filled.out;
+  const DispatchTable t6 = read_dispatch_table(dir / "t6.json");
+  ASSERT_EQ(t6.entries.size(), 3u);
+  EXPECT_EQ(t6.device, t.device);
+  EXPECT_EQ(t6.entries[0].device, "");
+  EXPECT_EQ(t6.entries[1].device, "");
+  EXPECT_EQ(t6.entries[2].device, "Other GPU");
+  EXPECT_EQ(t6.entries[2].shape, (Shape{3, 16, 16, 4}));
+
   std::ofstream(dir / "u.json") << R"({"problems": [
     {"name": "flat", "batch": 64, "channels": 96, "spatial": 1, "groups": 8},
     {"name": "unseen_flat", "batch": 200, "channels": 40, "spatial": 1, "groups": 5}]})";
@@ -722,6 +816,8 @@ TEST(TuneCli, UsageErrorsAreOneLineExit2) {
        "give --mode hot (the mode is cold)"},
       {{"tune", "--from", dir / "bad.json", "--json", dir / "t.json", "--hot-batch", "5"},
        "--from reads results files"},
+      {{"tune", cfg, "--fill-from", dir / "none.json", "--json", dir / "t.json"}, "none.json"},
+      {{"tune", cfg, "--fill-from", dir / "bad.json", "--json", dir / "t.json"}, "bad.json"},
   };
   for (const auto& [args, expected] : cases) {
     auto r = run_gnbench(RunSpec(args, 60));

@@ -96,7 +96,9 @@ struct TuneCommand {
   RunCommand run;
   std::filesystem::path table_out;          // --json
   std::vector<std::filesystem::path> from;  // --from: results files instead of a run
-  std::string mode = "hot";                 // whose medians choose
+  // --fill-from: results files (another device's) whose shapes fill in where the table has none
+  std::vector<std::filesystem::path> fill_from;
+  std::string mode = "hot";  // whose medians choose
 };
 int tune_command(TuneCommand cmd, const std::atomic<bool>* stop);
 

@@ -15,7 +15,7 @@ namespace {
 struct TuneCli {
   TuneCommand cmd;
   std::string table, results, variants, problems;
-  std::vector<std::string> from, kernel_dirs;
+  std::vector<std::string> from, fill_from, kernel_dirs;
   uint32_t samples = 0;
   double max_noise_percent = cmd.run.bench.sampling.max_noise * 100;  // as run's --max-noise
 };
@@ -29,6 +29,11 @@ void add_input_options(CLI::App* c, TuneCli& t) {
                 "Build the table from results files instead of a run (repeatable: a shape in "
                 "several takes the last file's measurement)")
       ->allow_extra_args(false)  // one file per --from: what follows is a config
+      ->check(CLI::ExistingFile);
+  c->add_option("--fill-from", t.fill_from,
+                "Results files (repeatable) whose shapes go into the table where it has none: "
+                "another device's measurements, each such entry naming its device")
+      ->allow_extra_args(false)
       ->check(CLI::ExistingFile);
   c->add_option("--mode", t.cmd.mode, "Whose medians choose: hot (back to back) or cold")
       ->capture_default_str()
@@ -84,6 +89,7 @@ TuneCommand to_command(const TuneCli& t, const std::string& command_line) {
                       " times hot samples: give --mode hot (the mode is " + cmd.mode + ")");
   cmd.table_out = t.table;
   cmd.from.assign(t.from.begin(), t.from.end());
+  cmd.fill_from.assign(t.fill_from.begin(), t.fill_from.end());
   cmd.run.command_line = command_line;
   cmd.run.bench.kernel_folders.push_back(default_kernels_folder());
   for (const auto& d : t.kernel_dirs) cmd.run.bench.kernel_folders.push_back(d);

@@ -1,7 +1,10 @@
 // gnbench tune: time every variant on the configs' problems (or read a results file) and
 // write the fastest verified variant per shape as a dispatch table (docs/performance.md).
+#include <filesystem>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "base/atomic_file.hpp"
 #include "base/errors.hpp"
@@ -14,38 +17,64 @@
 
 namespace gnbench {
 
+namespace {
+
+// The --from (or --fill-from) files as one table: a shape in several takes the last file's
+// measurement; all from one device.
+DispatchTable table_from_files(const std::vector<std::filesystem::path>& files,
+                               const std::string& mode, bool print) {
+  std::optional<DispatchTable> table;
+  for (const auto& path : files) {
+    const RunRecords records = read_results_file(path);
+    if (print) print_best_variants(std::cout, best_variants(records, mode));
+    DispatchTable t = table_from_records(records, mode, path.string());
+    if (table)
+      merge_tables(*table, std::move(t), path.string());
+    else
+      table = std::move(t);
+  }
+  return std::move(*table);
+}
+
+// Stored files may time builds this gnbench no longer has; `run --variant best` could not
+// select them.
+void keep_built(DispatchTable& table, const TuneCommand& cmd, const std::string& source) {
+  const auto dropped = keep_built_variants(table, cmd.run.bench.kernel_folders, source);
+  if (!dropped.empty())
+    std::cout << source << ": left out (not built by this gnbench): " << join_bounded(dropped, 64)
+              << "\n";
+}
+
+}  // namespace
+
 int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
   ensure_writable_target(cmd.table_out, cmd.run.force, "--force");
+  std::optional<DispatchTable> fill;  // read before a run, so a bad file costs no run
+  if (!cmd.fill_from.empty()) {
+    fill = table_from_files(cmd.fill_from, cmd.mode, false);
+    keep_built(*fill, cmd, "tune --fill-from");
+  }
   if (cmd.run.json_out)  // the table and the run's results file: never one file
     check_distinct_outputs({check_output_target("--json", cmd.table_out.string(), true),
                             check_output_target("--results", cmd.run.json_out->string(), true)});
-  auto write_table_file = [&cmd](const DispatchTable& table) {
+  auto write_table_file = [&cmd, &fill](DispatchTable table) {
+    size_t filled = 0;
+    if (fill) filled = fill_table(table, *fill, "tune --fill-from");
     write_file_atomically(cmd.table_out, table_to_json(table).dump(1) + "\n");
     std::cout << "\ndispatch table"
               << (table.complete ? "" : " (incomplete: the run was interrupted)") << ": "
-              << table.entries.size() << " shape(s), " << table.timing_mode
-              << " medians, written to " << cmd.table_out.string() << "\n";
+              << table.entries.size() << " shape(s)";
+    if (fill) std::cout << " (" << filled << " timed on " << fill->device << ")";
+    std::cout << ", " << table.timing_mode << " medians, written to " << cmd.table_out.string()
+              << "\n";
   };
   auto write_table = [&](const RunRecords& records, const std::string& source) {
     write_table_file(table_from_records(records, cmd.mode, source));
   };
   if (!cmd.from.empty()) {
-    std::optional<DispatchTable> table;
-    for (const auto& path : cmd.from) {
-      const RunRecords records = read_results_file(path);
-      print_best_variants(std::cout, best_variants(records, cmd.mode));
-      DispatchTable t = table_from_records(records, cmd.mode, path.string());
-      if (table)
-        merge_tables(*table, std::move(t), path.string());
-      else
-        table = std::move(t);
-    }
-    // Stored files may time builds this gnbench no longer has; `run --variant best` could
-    // not select them.
-    const auto dropped = keep_built_variants(*table, cmd.run.bench.kernel_folders, "tune --from");
-    if (!dropped.empty())
-      std::cout << "left out (not built by this gnbench): " << join_bounded(dropped, 64) << "\n";
-    write_table_file(*table);
+    DispatchTable table = table_from_files(cmd.from, cmd.mode, true);
+    keep_built(table, cmd, "tune --from");
+    write_table_file(std::move(table));
     return 0;
   }
   cmd.run.bench.timing = true;

@@ -45,7 +45,8 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
   for (const auto& e : table.entries)
     if (e.shape == shape) {
       const auto best = fastest(e, ok);
-      if (!best.first.empty()) return {best.first, "exact"};
+      if (!best.first.empty())
+        return {best.first, e.device.empty() ? "exact" : "exact, timed on " + e.device};
     }
   // Entries by regime distance (stable: ties keep the table's order).
   std::vector<std::pair<double, const DispatchEntry*>> near;
@@ -92,9 +93,11 @@ DispatchChoice choose_variant(const DispatchTable& table, const Shape& shape,
     if (better(it->second, chosen->second)) chosen = it;
   const Score& c = chosen->second;
   const DispatchEntry& at = *near[c.first].second;
+  const std::string where = at.device.empty() ? "" : " on " + printable(at.device, 80);
   return {chosen->first, "nearest " + printable(at.problem, 80) + " (" + shape_label(at.shape) +
-                             "); " + format("%.3f", std::exp(c.mean())) + "x the fastest over " +
-                             std::to_string(c.count) + " near shape" + (c.count == 1 ? "" : "s")};
+                             ")" + where + "; " + format("%.3f", std::exp(c.mean())) +
+                             "x the fastest over " + std::to_string(c.count) + " near shape" +
+                             (c.count == 1 ? "" : "s")};
 }
 
 void use_dispatch_table(BenchOptions& bench, DispatchTable table) {

@@ -26,8 +26,9 @@ inline constexpr const char* kDispatchRule =
 
 struct DispatchChoice {
   std::string variant;  // empty: no entry's variant admits the shape
-  std::string
-      how;  // "exact", or "nearest <problem> (NxCxHW/G); 1.02x the fastest over 3 near shapes"
+  // "exact", or "nearest <problem> (NxCxHW/G); 1.02x the fastest over 3 near shapes"; either
+  // names the device that timed the entry when it is not the table's (tune --fill-from).
+  std::string how;
 };
 // Exact shape first: its fastest variant that `admits` the shape (the variant's `when` on this
 // device). Otherwise the variants the shape admits are ranked by how they did on the nearest

@@ -133,19 +133,49 @@ DispatchTable table_from_records(const RunRecords& records, const std::string& m
   return t;
 }
 
-void merge_tables(DispatchTable& table, DispatchTable later, const std::string& source) {
+namespace {
+
+// What two tables must share to be one table: the subgroup size (the `when` conditions depend
+// on it) and the timing mode; merge_tables adds the device.
+void check_same(const DispatchTable& table, const DispatchTable& later, const std::string& source,
+                bool same_device) {
   auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
     if (a != b)
       throw ConfigError(source + ": measured with " + what + " " + b + ", the tables before it " +
                         a + ": one table holds one device's " + what);
   };
-  differs("device", table.device, later.device);
+  if (same_device) differs("device", table.device, later.device);
   differs("subgroup size", std::to_string(table.subgroup_size),
           std::to_string(later.subgroup_size));
   differs("timing mode", table.timing_mode, later.timing_mode);
+}
+
+void add_provenance(DispatchTable& table, const DispatchTable& later) {
   table.complete = table.complete && later.complete;
   if (table.gnbench_revision.find(later.gnbench_revision) == std::string::npos)
     table.gnbench_revision += ", " + later.gnbench_revision;
+}
+
+}  // namespace
+
+size_t fill_table(DispatchTable& table, DispatchTable other, const std::string& source) {
+  check_same(table, other, source, false);
+  add_provenance(table, other);
+  size_t added = 0;
+  for (auto& e : other.entries) {
+    const bool timed = std::any_of(table.entries.begin(), table.entries.end(),
+                                   [&](const DispatchEntry& x) { return x.shape == e.shape; });
+    if (timed) continue;
+    if (e.device.empty() && other.device != table.device) e.device = other.device;
+    table.entries.push_back(std::move(e));
+    ++added;
+  }
+  return added;
+}
+
+void merge_tables(DispatchTable& table, DispatchTable later, const std::string& source) {
+  check_same(table, later, source, true);
+  add_provenance(table, later);
   for (auto& e : later.entries) {
     auto same = std::find_if(table.entries.begin(), table.entries.end(),
                              [&](const DispatchEntry& x) { return x.shape == e.shape; });
@@ -200,6 +230,7 @@ nlohmann::json table_to_json(const DispatchTable& t) {
       j["runner_up_us"] = e.runner_up_us;
     }
     j["times"] = e.times_us;
+    if (!e.device.empty()) j["device"] = e.device;
     entries.push_back(std::move(j));
   }
   return {{"format", kFormat},
@@ -288,6 +319,7 @@ DispatchTable read_dispatch_table(const std::filesystem::path& path) {
       // slower build); keep_built_variants ranks again after dropping unbuilt ones.
       rank_times(e);
     }
+    if (list[i].contains("device")) e.device = r.text(list[i], "device", f + ".device");
     t.entries.push_back(std::move(e));
   }
   return t;

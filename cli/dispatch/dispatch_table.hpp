@@ -25,6 +25,8 @@ struct DispatchEntry {
   // Every verified variant's median on this shape, us (version 2; a version-1 table gives
   // the variant and its runner-up only). What the nearest-shapes rule ranks variants by.
   std::map<std::string, double> times_us;
+  // The device that timed this shape when it is not the table's (tune --fill-from); else empty.
+  std::string device;
 };
 
 struct DispatchTable {
@@ -46,6 +48,11 @@ DispatchTable table_from_records(const RunRecords& records, const std::string& m
 // the later file's measurement of a shape). Throws ConfigError naming `source` when the two
 // were measured on different devices, subgroup sizes or timing modes.
 void merge_tables(DispatchTable& table, DispatchTable later, const std::string& source);
+// `other`'s entries for the shapes `table` has none of, appended (tune --fill-from: another
+// device's measurements where this device has none; each names `other`'s device when it differs
+// from the table's). Throws ConfigError naming `source` when the subgroup sizes or timing modes
+// differ. Returns how many entries it added.
+size_t fill_table(DispatchTable& table, DispatchTable other, const std::string& source);
 // Drops from every entry the variants `known` refuses (builds this gnbench no longer has), and
 // the entries left with none. Returns the names dropped.
 std::vector<std::string> keep_known_variants(DispatchTable& table,
