@@ -3,12 +3,17 @@
 from stored results files that timed every variant (no device needed).
 
     scripts/dispatch_eval.py @results/h200/dispatch_sources.txt [--train FILE ...] [--subgroup 32]
+        [--fill @results/h100/dispatch_sources.txt] [--unseen]
 
 Each results file is a set of shapes. By default every set is left out in turn: the table is
 built from the other sets (as `gnbench tune --from` builds it: a shape in several files takes
 the last file's times, variants this gnbench no longer builds dropped) and each shape of the
 left-out set gets the rule's choice among the variants whose `when` admits it at --subgroup.
 With --train, the table is those files only and every other set is scored (a sparse table).
+With --fill, another device's files add the shapes a fold's table lacks (`tune --fill-from`),
+and a fourth column, `unfilled`, scores the rule on the table without them on the same shapes;
+with --unseen, the left-out set's shapes are also left out of the table, so a shape timed in
+two sets (models.json in two calls) or on the other device is scored as unseen.
 The regret of a choice is its hot median over the fastest verified variant's on that shape, in
 the left-out file. Three rules, on the shapes where every choice was timed:
 
@@ -110,6 +115,23 @@ def choose_v1(entries, key, ok):
     return best[1] if best else None
 
 
+def fold_table(sets, names, fill=(), unseen=()):
+    """[(shape, times)] as `gnbench tune --from NAMES... --fill-from FILL...` builds it: a shape
+    in several of `names` takes the last one's times, in the position it first had; `fill`'s
+    shapes that `names` lack follow (the last fill file's times). Shapes in `unseen` are left
+    out of both."""
+    def merged(files):
+        out = {}
+        for f in files:
+            out.update({k: v["t"] for k, v in sets[f].items() if k not in unseen})
+        return out
+
+    table = merged(names)
+    for k, t in merged(fill).items():
+        table.setdefault(k, t)
+    return list(table.items())
+
+
 def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 
@@ -118,12 +140,20 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], fromfile_prefix_chars="@")
     ap.add_argument("files", nargs="+")
     ap.add_argument("--train", nargs="+", default=[])
+    ap.add_argument("--fill", nargs="+", default=[],
+                    help="results files whose shapes fill in where a fold's table has none, as "
+                         "`gnbench tune --fill-from` does (another device's; @LIST reads a list)")
+    ap.add_argument("--unseen", action="store_true",
+                    help="leave the left-out set's shapes out of the table too (a shape timed in "
+                         "two sets, or on the --prior device, is otherwise an exact match)")
     ap.add_argument("--subgroup", type=int, default=32)
     args = ap.parse_args()
-    files = [f for f in args.files if f.strip() and not f.startswith("#")]
+    listed = lambda names: [f for f in names if f.strip() and not f.startswith("#")]
+    files, args.fill = listed(args.files), listed(args.fill)
     variants = vc.load_variants([])
     known = {v["name"]: v for v in variants}
-    sets = {f: load_set(f, known) for f in files + [t for t in args.train if t not in files]}
+    extra = [t for t in args.train + args.fill if t not in files]
+    sets = {f: load_set(f, known) for f in files + list(dict.fromkeys(extra))}
     admitted = {}
 
     def admits(key, v):
@@ -131,24 +161,23 @@ def main():
             admitted[(key, v)] = vc.admits(known[v], *key, args.subgroup)
         return admitted[(key, v)]
 
-    def table_from(names):
-        merged = {}
-        for f in names:
-            merged.update({k: v["t"] for k, v in sets[f].items()})
-        return list(merged.items())
 
     folds = ([(args.train, [f for f in files if f not in args.train])] if args.train
              else [([g for g in files if g != f], [f]) for f in files])
     rules = {"rule": lambda e, k, ok: choose_near(e, k, ok, RULE),
              "k3": lambda e, k, ok: choose_near(e, k, ok, K3), "v1": choose_v1}
+    if args.fill:  # the rule on the table without the filled entries, on the same shapes
+        rules["unfilled"] = lambda e, k, ok: choose_near(own, k, ok, RULE)
     totals = {r: [] for r in rules}
     cols = lambda rows: "  ".join(f"{geomean(rows[r]):10.3f} {max(rows[r], default=0):6.2f} "
                                   f"{sum(x > 1.1 for x in rows[r]):5d}" for r in rules)
     print(f"{'left-out set':44s} {'shapes':>6s}" + "".join(
         f"  {r + ' geomean':>10s} {'worst':>6s} {'>1.1x':>5s}" for r in rules))
     for train, test in folds:
-        entries = table_from(train)
         for f in test:
+            unseen = sets[f] if args.unseen else ()
+            entries = fold_table(sets, train, args.fill, unseen)
+            own = fold_table(sets, train, (), unseen)
             got = {r: [] for r in rules}
             for key, s in sets[f].items():
                 ok = lambda v, key=key: admits(key, v)

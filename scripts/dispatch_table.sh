@@ -2,6 +2,9 @@
 # A device's dispatch table from every stored call on that device that timed all gn_* variants
 # on a set of shapes (results/DEVICE/dispatch_sources.txt, oldest first: a shape in several
 # files takes the last one's measurement). Variants this gnbench no longer builds are left out.
+# results/DEVICE/dispatch_fill.txt, where present, names other devices' source lists: their
+# shapes fill in where this device has none (`tune --fill-from`; docs/performance.md, "The
+# other card's entries").
 #   scripts/dispatch_table.sh h200 [OUT.table.json]   (default results/h200/h200.table.json)
 #   scripts/dispatch_table.sh h100 [OUT.table.json]   (default results/h100/h100.table.json)
 set -euo pipefail
@@ -11,8 +14,18 @@ sources=results/$device/dispatch_sources.txt
 [[ -f $sources ]] || { echo "dispatch_table.sh: no $sources" >&2; exit 2; }
 out=${2:-results/$device/$device.table.json}
 args=()
-while read -r f; do
-  [[ -z $f || $f == \#* ]] && continue
-  args+=(--from "$f")
-done < "$sources"
+add() {  # add OPTION LIST: each file the list names, after OPTION
+  while read -r f; do
+    [[ -z $f || $f == \#* ]] && continue
+    args+=("$1" "$f")
+  done < "$2"
+}
+add --from "$sources"
+fill=results/$device/dispatch_fill.txt
+if [[ -f $fill ]]; then
+  while read -r list; do
+    [[ -z $list || $list == \#* ]] && continue
+    add --fill-from "$list"
+  done < "$fill"
+fi
 "${GNBENCH:-build/gnbench}" tune "${args[@]}" --json "$out" --force -q | tail -n 3

@@ -74,5 +74,30 @@ class DispatchEvalMirrorsGnbench(unittest.TestCase):
         self.assertGreaterEqual(compared, 8)
 
 
+class FoldTables(unittest.TestCase):
+    """fold_table builds what `tune --from ... --fill-from ...` writes (test_dispatch.cpp checks
+    gnbench's side): later sources override in place, fill shapes follow only where the sources
+    have none, and --unseen shapes are in neither."""
+
+    def test_sources_then_fill_without_the_unseen(self):
+        rng = random.Random(int.from_bytes(os.urandom(4), "little"))
+        for _ in range(50):
+            pool = list({random_shape(rng, small=False) for _ in range(30)})
+            draw = lambda: {k: {"t": {"v": rng.uniform(1, 9)}} for k in rng.sample(pool, 10)}  # noqa: E731
+            sets = {"a": draw(), "b": draw(), "other": draw(), "left": draw()}
+            unseen = sets["left"]
+            table = dispatch_eval.fold_table(sets, ["a", "b"], ["other"], unseen)
+            shapes = [k for k, _ in table]
+            self.assertEqual(len(shapes), len(set(shapes)))
+            own = [k for k in dict.fromkeys(list(sets["a"]) + list(sets["b"])) if k not in unseen]
+            fill = [k for k in sets["other"] if k not in unseen and k not in own]
+            self.assertEqual(shapes, own + fill)
+            for k, t in table:
+                src = "b" if k in sets["b"] else "a" if k in sets["a"] else "other"
+                self.assertIs(t, sets[src][k]["t"], (k, src))
+            self.assertEqual(dispatch_eval.fold_table(sets, ["a", "b"], (), unseen),
+                             table[:len(own)])
+
+
 if __name__ == "__main__":
     unittest.main()
