@@ -704,6 +704,17 @@ TEST(TuneCli, TableFromARunThenRunBest) {
   EXPECT_EQ(t6.entries[1].device, "");
   EXPECT_EQ(t6.entries[2].device, "Other GPU");
   EXPECT_EQ(t6.entries[2].shape, (Shape{3, 16, 16, 4}));
+  // Timed another way (hot samples of 5 runs): refused, naming the file; no table written.
+  other["context"]["gnbench"]["timing_mode"] = "hot+hot-batch5";
+  std::ofstream(dir / "batched.json") << other.dump();
+  auto mixed = run_gnbench(RunSpec({"tune", "--from", dir / "r.json", "--fill-from",
+                                    dir / "batched.json", "--json", dir / "t7.json", "-q"},
+                                   60));
+  EXPECT_EQ(mixed.exit_code, 2) << mixed.describe();
+  EXPECT_NE(mixed.err.find("batched.json: measured with timing mode hot+hot-batch5"),
+            std::string::npos)
+      << mixed.describe();
+  EXPECT_FALSE(fs::exists(dir / "t7.json"));
 
   std::ofstream(dir / "u.json") << R"({"problems": [
     {"name": "flat", "batch": 64, "channels": 96, "spatial": 1, "groups": 8},

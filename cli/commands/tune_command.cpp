@@ -50,16 +50,19 @@ void keep_built(DispatchTable& table, const TuneCommand& cmd, const std::string&
 int tune_command(TuneCommand cmd, const std::atomic<bool>* stop) {
   ensure_writable_target(cmd.table_out, cmd.run.force, "--force");
   std::optional<DispatchTable> fill;  // read before a run, so a bad file costs no run
+  std::vector<std::string> fill_names;
+  for (const auto& f : cmd.fill_from) fill_names.push_back(f.string());
+  const std::string fill_source = "--fill-from " + join_bounded(fill_names, 3);
   if (!cmd.fill_from.empty()) {
     fill = table_from_files(cmd.fill_from, cmd.mode, false);
-    keep_built(*fill, cmd, "tune --fill-from");
+    keep_built(*fill, cmd, fill_source);
   }
   if (cmd.run.json_out)  // the table and the run's results file: never one file
     check_distinct_outputs({check_output_target("--json", cmd.table_out.string(), true),
                             check_output_target("--results", cmd.run.json_out->string(), true)});
-  auto write_table_file = [&cmd, &fill](DispatchTable table) {
+  auto write_table_file = [&](DispatchTable table) {
     size_t filled = 0;
-    if (fill) filled = fill_table(table, *fill, "tune --fill-from");
+    if (fill) filled = fill_table(table, *fill, fill_source);
     write_file_atomically(cmd.table_out, table_to_json(table).dump(1) + "\n");
     std::cout << "\ndispatch table"
               << (table.complete ? "" : " (incomplete: the run was interrupted)") << ": "
