@@ -152,8 +152,8 @@ TEST(CliWiring, EachSubcommandRegistersItsOptions) {
       {"merge", "inputs -h,--help -o,--output --ignore-device --force"},
       {"show", "file -h,--help --problem --variant"},
       {"tune",
-       "configs -h,--help --json --from --mode --variant --problem --kernels --device --results "
-       "--samples --min-time --max-noise --timeout --hot-batch --force -q,--quiet"},
+       "configs -h,--help --json --from --fill-from --mode --variant --problem --kernels --device "
+       "--results --samples --min-time --max-noise --timeout --hot-batch --force -q,--quiet"},
       {"devices", "-h,--help --json"},
       {"kernels", "-h,--help --kernels --json --spirv --subgroup-size --force"},
   };
