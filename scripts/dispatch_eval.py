@@ -145,7 +145,7 @@ def main():
                          "`gnbench tune --fill-from` does (another device's; @LIST reads a list)")
     ap.add_argument("--unseen", action="store_true",
                     help="leave the left-out set's shapes out of the table too (a shape timed in "
-                         "two sets, or on the --prior device, is otherwise an exact match)")
+                         "two sets, or in a --fill file, is otherwise an exact match)")
     ap.add_argument("--subgroup", type=int, default=32)
     args = ap.parse_args()
     listed = lambda names: [f for f in names if f.strip() and not f.startswith("#")]
@@ -160,7 +160,6 @@ def main():
         if (key, v) not in admitted:
             admitted[(key, v)] = vc.admits(known[v], *key, args.subgroup)
         return admitted[(key, v)]
-
 
     folds = ([(args.train, [f for f in files if f not in args.train])] if args.train
              else [([g for g in files if g != f], [f]) for f in files])
@@ -177,7 +176,7 @@ def main():
         for f in test:
             unseen = sets[f] if args.unseen else ()
             entries = fold_table(sets, train, args.fill, unseen)
-            own = fold_table(sets, train, (), unseen)
+            own = fold_table(sets, train, (), unseen) if args.fill else entries
             got = {r: [] for r in rules}
             for key, s in sets[f].items():
                 ok = lambda v, key=key: admits(key, v)

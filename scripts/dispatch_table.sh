@@ -13,19 +13,13 @@ device=${1:?usage: scripts/dispatch_table.sh DEVICE [OUT.table.json] (DEVICE: a 
 sources=results/$device/dispatch_sources.txt
 [[ -f $sources ]] || { echo "dispatch_table.sh: no $sources" >&2; exit 2; }
 out=${2:-results/$device/$device.table.json}
+listed() { grep -v -e '^#' -e '^$' "$1" || true; }  # a list's paths, comments left out
 args=()
-add() {  # add OPTION LIST: each file the list names, after OPTION
-  while read -r f; do
-    [[ -z $f || $f == \#* ]] && continue
-    args+=("$1" "$f")
-  done < "$2"
-}
-add --from "$sources"
+for f in $(listed "$sources"); do args+=(--from "$f"); done
 fill=results/$device/dispatch_fill.txt
 if [[ -f $fill ]]; then
-  while read -r list; do
-    [[ -z $list || $list == \#* ]] && continue
-    add --fill-from "$list"
-  done < "$fill"
+  for list in $(listed "$fill"); do
+    for f in $(listed "$list"); do args+=(--fill-from "$f"); done
+  done
 fi
 "${GNBENCH:-build/gnbench}" tune "${args[@]}" --json "$out" --force -q | tail -n 3

@@ -135,19 +135,20 @@ DispatchTable table_from_records(const RunRecords& records, const std::string& m
 
 namespace {
 
-// What two tables must share to be one table: the subgroup size (the `when` conditions depend
-// on it) and the timing mode; merge_tables adds the device.
-void check_same(const DispatchTable& table, const DispatchTable& later, const std::string& source,
-                bool same_device) {
-  auto differs = [&](const std::string& what, const std::string& a, const std::string& b) {
-    if (a != b)
-      throw ConfigError(source + ": measured with " + what + " " + b + ", the tables before it " +
-                        a + ": one table holds one device's " + what);
-  };
-  if (same_device) differs("device", table.device, later.device);
-  differs("subgroup size", std::to_string(table.subgroup_size),
-          std::to_string(later.subgroup_size));
-  differs("timing mode", table.timing_mode, later.timing_mode);
+void must_match(const std::string& source, const std::string& what, const std::string& table,
+                const std::string& later) {
+  if (table != later)
+    throw ConfigError(source + ": measured with " + what + " " + later + ", the tables before it " +
+                      table + ": one table holds one device's " + what);
+}
+
+// What any two tables must share to be one table: the subgroup size (the `when` conditions
+// depend on it) and the timing mode. merge_tables also needs the device; fill_table does not.
+void check_compatible(const DispatchTable& table, const DispatchTable& later,
+                      const std::string& source) {
+  must_match(source, "subgroup size", std::to_string(table.subgroup_size),
+             std::to_string(later.subgroup_size));
+  must_match(source, "timing mode", table.timing_mode, later.timing_mode);
 }
 
 void add_provenance(DispatchTable& table, const DispatchTable& later) {
@@ -159,7 +160,7 @@ void add_provenance(DispatchTable& table, const DispatchTable& later) {
 }  // namespace
 
 size_t fill_table(DispatchTable& table, DispatchTable other, const std::string& source) {
-  check_same(table, other, source, false);
+  check_compatible(table, other, source);
   add_provenance(table, other);
   size_t added = 0;
   for (auto& e : other.entries) {
@@ -174,7 +175,8 @@ size_t fill_table(DispatchTable& table, DispatchTable other, const std::string& 
 }
 
 void merge_tables(DispatchTable& table, DispatchTable later, const std::string& source) {
-  check_same(table, later, source, true);
+  must_match(source, "device", table.device, later.device);
+  check_compatible(table, later, source);
   add_provenance(table, later);
   for (auto& e : later.entries) {
     auto same = std::find_if(table.entries.begin(), table.entries.end(),
